@@ -1,0 +1,51 @@
+/**
+ * Builds the Express app from its dependencies. Nothing here listens or reads the environment:
+ * `index.ts` does that, and tests build as many apps as they like.
+ */
+import express, { type Express } from "express";
+import type { AppDeps } from "./deps.ts";
+import { authenticate } from "./middleware/auth.ts";
+import { errorHandler, notFoundHandler } from "./middleware/errorHandler.ts";
+import { rateLimitPerKey } from "./middleware/rateLimit.ts";
+import { requestLogger } from "./middleware/requestLogger.ts";
+import { docsRouter } from "./routes/docs.ts";
+import { healthRouter } from "./routes/health.ts";
+import { imagesRouter } from "./routes/images.ts";
+import { organizationsRouter } from "./routes/organizations.ts";
+import { usersRouter } from "./routes/users.ts";
+
+export type { AppDeps, ReadinessCheck } from "./deps.ts";
+
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  // Ids in paths are matched exactly; `/Organizations` is not `/organizations`.
+  app.set("case sensitive routing", true);
+  app.set("strict routing", false);
+
+  app.use(requestLogger(deps.logger));
+  app.use((_req, res, next) => {
+    res.set("X-Content-Type-Options", "nosniff");
+    next();
+  });
+
+  // Public: operations, documentation, images (their URLs are unguessable).
+  app.use(healthRouter(deps));
+  app.use(docsRouter());
+  app.use(imagesRouter(deps));
+
+  // Everything else needs an API key and counts against its rate limit.
+  const guard = [
+    authenticate(deps.db),
+    rateLimitPerKey({
+      max: deps.config.RATE_LIMIT_MAX,
+      windowMs: deps.config.RATE_LIMIT_WINDOW_MS,
+    }),
+  ];
+  app.use("/organizations", ...guard, organizationsRouter(deps));
+  app.use("/users", ...guard, usersRouter(deps));
+
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+  return app;
+}

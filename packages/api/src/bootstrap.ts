@@ -1,0 +1,83 @@
+/**
+ * Assembles what `index.ts` and the key CLI need from the validated configuration: the database,
+ * the wallets and the image storage, with the local defaults under `<DATA_DIR>/api`.
+ */
+import path from "node:path";
+import { countActiveApiKeys, createApiKey, ensureApiKey } from "./db/apiKeys.ts";
+import { type Database, type DatabaseHandle, openDatabase } from "./db/client.ts";
+import { ensureSetting } from "./db/settings.ts";
+import type { ReadinessCheck } from "./deps.ts";
+import { apiDataDir, type Env } from "./env.ts";
+import { LocalImageStorage } from "./images/imageStorage.ts";
+import { createWallets, loadOrCreateMnemonic, type Wallets } from "./wallets/wallets.ts";
+
+export function pgliteDir(env: Env): string {
+  return path.join(apiDataDir(env), "pglite");
+}
+
+/** PostgreSQL when DATABASE_URL is set, else PGlite in the data folder; migrated. */
+export function openConfiguredDatabase(env: Env): Promise<DatabaseHandle> {
+  return env.DATABASE_URL
+    ? openDatabase({ driver: "postgres", url: env.DATABASE_URL })
+    : openDatabase({ driver: "pglite", dataDir: pgliteDir(env) });
+}
+
+export function databaseCheck(handle: DatabaseHandle): ReadinessCheck {
+  return { name: "database", critical: true, check: () => handle.ping() };
+}
+
+export function localImageStorage(env: Env): LocalImageStorage {
+  return new LocalImageStorage(path.join(apiDataDir(env), "uploads"));
+}
+
+export class WalletMismatchError extends Error {
+  override name = "WalletMismatchError";
+}
+
+/**
+ * Wallets from WALLET_MNEMONIC, or from the mnemonic kept in the data folder (generated on first
+ * start). The database remembers which mnemonic derived its wallets (by the public address at
+ * index 0) and refuses to start with another one, which would hand out foreign addresses.
+ */
+export async function loadWallets(
+  env: Env,
+  db: Database,
+): Promise<{ wallets: Wallets; mnemonicFile?: string; created: boolean }> {
+  let mnemonic = env.WALLET_MNEMONIC;
+  let mnemonicFile: string | undefined;
+  let created = false;
+  if (!mnemonic) {
+    mnemonicFile = path.join(apiDataDir(env), "mnemonic");
+    ({ mnemonic, created } = loadOrCreateMnemonic(mnemonicFile));
+  }
+  const wallets = createWallets(mnemonic);
+  const stored = await ensureSetting(db, "wallet_fingerprint", wallets.fingerprint);
+  if (stored !== wallets.fingerprint) {
+    throw new WalletMismatchError(
+      `WALLET_MNEMONIC: this database's wallets were derived from another mnemonic ` +
+        `(fingerprint ${stored}, this one is ${wallets.fingerprint}). ` +
+        (mnemonicFile ? `The local mnemonic is in ${mnemonicFile}.` : "Set the original one."),
+    );
+  }
+  return { wallets, mnemonicFile, created };
+}
+
+/**
+ * The key a newcomer uses: API_KEY when set (added if unknown), else a fresh key on the first
+ * start of an empty installation. The clear key is returned only when it must be shown.
+ */
+export async function bootstrapApiKey(
+  env: Env,
+  db: Database,
+): Promise<{ status: "from_env" | "created" | "existing"; key?: string }> {
+  if (env.API_KEY) {
+    const result = await ensureApiKey(db, env.API_KEY, "API_KEY from the environment");
+    if (result === "revoked") {
+      throw new Error("API_KEY: this key was revoked; set another one or unset API_KEY");
+    }
+    return { status: "from_env" };
+  }
+  if ((await countActiveApiKeys(db)) > 0) return { status: "existing" };
+  const { key } = await createApiKey(db, { name: "created at first start" });
+  return { status: "created", key };
+}

@@ -1,0 +1,126 @@
+/**
+ * Opens the database: embedded PGlite (a folder on disk, or in memory for tests) or PostgreSQL,
+ * behind one Drizzle type, and applies the migrations in `drizzle/`.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
+import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+import { acquireDirLock, type DirLock } from "./dirLock.ts";
+import * as schema from "./schema.ts";
+
+export type Schema = typeof schema;
+/** Drizzle over either driver; repositories only use what both support. */
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+/** A database or an open transaction: repository functions accept both. */
+export type Queryable = Database | Transaction;
+
+export const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, "../../drizzle");
+
+export type DatabaseOptions =
+  | { driver: "postgres"; url: string; poolSize?: number }
+  | {
+      driver: "pglite";
+      /** Folder holding the data; omitted: in memory. */
+      dataDir?: string;
+      /** A `dumpDataDir()` tarball to start from (tests start from a migrated template). */
+      loadDataDir?: Blob | File;
+    };
+
+export interface DatabaseHandle {
+  db: Database;
+  driver: "pglite" | "postgres";
+  /** Resolves when the database answers a trivial query. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function openDatabase(
+  options: DatabaseOptions,
+  { migrate = true }: { migrate?: boolean } = {},
+): Promise<DatabaseHandle> {
+  if (options.driver === "postgres") return openPostgres(options.url, options.poolSize, migrate);
+  return openPglite(options.dataDir, options.loadDataDir, migrate);
+}
+
+async function openPostgres(url: string, poolSize = 10, migrate: boolean): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle client that loses its connection must not crash the process; the next query retries.
+  pool.on("error", () => {});
+  try {
+    if (migrate) {
+      // Several API processes may start at once: one migrates, the others wait for it.
+      const client = await pool.connect();
+      try {
+        await client.query("select pg_advisory_lock(hashtext('collectibles_api_migrations'))");
+        await migrateNodePg(drizzleNodePg(client, { schema }), {
+          migrationsFolder: MIGRATIONS_FOLDER,
+        });
+      } finally {
+        await client
+          .query("select pg_advisory_unlock(hashtext('collectibles_api_migrations'))")
+          .catch(() => {});
+        client.release();
+      }
+    }
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  const db = drizzleNodePg(pool, { schema }) as unknown as Database;
+  return {
+    db,
+    driver: "postgres",
+    ping: async () => {
+      await db.execute(sql`select 1`);
+    },
+    close: () => pool.end(),
+  };
+}
+
+async function openPglite(
+  dataDir: string | undefined,
+  loadDataDir: Blob | File | undefined,
+  migrate: boolean,
+): Promise<DatabaseHandle> {
+  let lock: DirLock | undefined;
+  if (dataDir) {
+    fs.mkdirSync(path.dirname(dataDir), { recursive: true });
+    // PGlite is one process's database: a second process opening the folder would corrupt it.
+    lock = acquireDirLock(`${dataDir}.lock`, "PGlite data folder");
+  }
+  let client: PGlite | undefined;
+  try {
+    client = await PGlite.create({ dataDir, loadDataDir });
+    const db = drizzlePglite(client, { schema }) as unknown as Database;
+    if (migrate) {
+      await migratePglite(drizzlePglite(client, { schema }), {
+        migrationsFolder: MIGRATIONS_FOLDER,
+      });
+    }
+    const pglite = client;
+    return {
+      db,
+      driver: "pglite",
+      ping: async () => {
+        if (pglite.closed) throw new Error("database is closed");
+        await pglite.query("select 1");
+      },
+      close: async () => {
+        if (!pglite.closed) await pglite.close();
+        lock?.release();
+      },
+    };
+  } catch (error) {
+    await client?.close().catch(() => {});
+    lock?.release();
+    throw error;
+  }
+}

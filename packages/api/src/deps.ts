@@ -1,0 +1,27 @@
+/** What `createApp` is built from. Tests and `index.ts` assemble these; nothing here is global. */
+import type { Database } from "./db/client.ts";
+import type { Env } from "./env.ts";
+import type { ImageStorage } from "./images/imageStorage.ts";
+import type { Logger } from "./logger.ts";
+import type { Wallets } from "./wallets/wallets.ts";
+
+/**
+ * A dependency `/ready` checks. `critical` ones (the database) make the API unready (503); the
+ * others (chain, indexer) only mark it degraded, since reads keep working without them.
+ */
+export interface ReadinessCheck {
+  name: string;
+  critical: boolean;
+  /** Resolves when reachable; rejects (or exceeds the timeout) when not. */
+  check(): Promise<void>;
+}
+
+export interface AppDeps {
+  config: Env;
+  db: Database;
+  logger: Logger;
+  storage: ImageStorage;
+  wallets: Wallets;
+  /** Checked by `/ready` in order; the database check comes first. */
+  readiness: ReadinessCheck[];
+}

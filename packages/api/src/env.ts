@@ -1,0 +1,135 @@
+/**
+ * The API's configuration: the only module that reads `process.env`.
+ *
+ * Every variable is validated once at start-up; a bad value stops the process with a message that
+ * names the variable. Tests build a configuration with `parseEnv({ ... })` instead.
+ */
+import { createHash } from "node:crypto";
+import path from "node:path";
+import { english } from "viem/accounts";
+import { z } from "zod";
+
+/** The monorepo root (packages/api/src -> ../../..), where the shared `.data` folder lives. */
+const repoRoot = path.resolve(import.meta.dirname, "../../..");
+
+const int = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, "must be a whole number")
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+
+const emptyAsUndefined = (value: unknown) => (value === "" ? undefined : value);
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  /** TCP port of the HTTP server; 0 picks a free one. */
+  PORT: int(0, 65_535).default(3000),
+  /** Interface to listen on: loopback by default, `0.0.0.0` in a container. */
+  HOST: z.string().min(1).default("127.0.0.1"),
+  /** Root of local state shared by the packages; the API keeps its own under `<DATA_DIR>/api`. */
+  DATA_DIR: z.string().min(1).default(path.join(repoRoot, ".data")),
+  /** PostgreSQL connection string. Unset: embedded PGlite under `<DATA_DIR>/api/pglite`. */
+  DATABASE_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// URL" })
+      .optional(),
+  ),
+  /** BIP-39 mnemonic all service wallets derive from. Unset: generated once into the data folder. */
+  WALLET_MNEMONIC: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .transform((value) => value.trim().split(/\s+/).join(" "))
+      .refine(isValidMnemonic, "must be a valid English BIP-39 mnemonic (12 to 24 words)")
+      .optional(),
+  ),
+  /** EVM chain id; answered as `blockchain_id` in hex. 31337 is the local Hardhat chain. */
+  CHAIN_ID: int(1, Number.MAX_SAFE_INTEGER).default(31_337),
+  /** A key to accept at start (created if unknown). Unset: one is created on the first start. */
+  API_KEY: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(
+        /^ck_[a-z]+_[A-Za-z0-9]{24,}$/,
+        "must look like ck_live_ followed by at least 24 letters or digits",
+      )
+      .optional(),
+  ),
+  /** Base URL clients reach the API at, for image links. Unset: taken from each request's Host. */
+  PUBLIC_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .url({ protocol: /^https?$/ })
+      .transform((value) => value.replace(/\/+$/, ""))
+      .optional(),
+  ),
+  /** Largest accepted image (logo, cover), in bytes, after base64 decoding. */
+  MAX_IMAGE_BYTES: int(1024, 50 * 1024 * 1024).default(5 * 1024 * 1024),
+  /** Largest JSON body for requests that carry no image, in bytes. */
+  MAX_JSON_BYTES: int(1024, 10 * 1024 * 1024).default(100 * 1024),
+  /** Requests each API key may make per window before answering 429. */
+  RATE_LIMIT_MAX: int(1, 1_000_000).default(600),
+  RATE_LIMIT_WINDOW_MS: int(1000, 24 * 60 * 60 * 1000).default(60_000),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export type Env = z.output<typeof EnvSchema>;
+
+/** Raised when the configuration is invalid; its message names every bad variable. */
+export class EnvError extends Error {
+  override name = "EnvError";
+}
+
+/** Validates a configuration source (defaults to `process.env`) or throws an {@link EnvError}. */
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  const result = EnvSchema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map(
+      (issue) => `  ${issue.path.join(".") || "(config)"}: ${issue.message}`,
+    );
+    throw new EnvError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const env = result.data;
+  if (env.NODE_ENV === "production" && !env.WALLET_MNEMONIC) {
+    throw new EnvError(
+      "Invalid configuration:\n  WALLET_MNEMONIC: required when NODE_ENV=production " +
+        "(a generated mnemonic in a local folder is too easy to lose)",
+    );
+  }
+  return env;
+}
+
+/** Where the API keeps its local state (PGlite data, generated mnemonic, uploaded images). */
+export function apiDataDir(env: Pick<Env, "DATA_DIR">): string {
+  return path.join(env.DATA_DIR, "api");
+}
+
+/**
+ * BIP-39 check: 12-24 words from the English list whose last bits are the SHA-256 checksum of
+ * the entropy the other bits encode.
+ */
+export function isValidMnemonic(phrase: string): boolean {
+  const words = phrase.split(" ");
+  if (![12, 15, 18, 21, 24].includes(words.length)) return false;
+  let bits = "";
+  for (const word of words) {
+    const index = english.indexOf(word);
+    if (index < 0) return false;
+    bits += index.toString(2).padStart(11, "0");
+  }
+  const checksumBits = words.length / 3;
+  const entropyBits = bits.slice(0, bits.length - checksumBits);
+  const entropy = Buffer.alloc(entropyBits.length / 8);
+  for (let i = 0; i < entropy.length; i++) {
+    entropy[i] = Number.parseInt(entropyBits.slice(i * 8, i * 8 + 8), 2);
+  }
+  const hash = createHash("sha256").update(entropy).digest();
+  const expected = [...hash]
+    .map((byte) => byte.toString(2).padStart(8, "0"))
+    .join("")
+    .slice(0, checksumBits);
+  return expected === bits.slice(bits.length - checksumBits);
+}

@@ -1,0 +1,103 @@
+/**
+ * Starts the API: validates the configuration, opens and migrates the database, and listens.
+ * With no configuration it runs on embedded PGlite under `<repo>/.data/api`.
+ */
+import type { AddressInfo } from "node:net";
+import { createApp } from "./app.ts";
+import {
+  bootstrapApiKey,
+  databaseCheck,
+  loadWallets,
+  localImageStorage,
+  openConfiguredDatabase,
+  pgliteDir,
+} from "./bootstrap.ts";
+import { apiDataDir, EnvError, parseEnv } from "./env.ts";
+import { createLogger } from "./logger.ts";
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
+let env: ReturnType<typeof parseEnv>;
+try {
+  env = parseEnv();
+} catch (error) {
+  if (error instanceof EnvError) fail(error.message);
+  throw error;
+}
+
+const logger = createLogger({ level: env.LOG_LEVEL });
+const database = await openConfiguredDatabase(env).catch((error: Error) =>
+  fail(`Cannot open the database: ${error.message}`),
+);
+
+try {
+  const { wallets, mnemonicFile, created } = await loadWallets(env, database.db);
+  const storage = localImageStorage(env);
+  const key = await bootstrapApiKey(env, database.db);
+
+  const app = createApp({
+    config: env,
+    db: database.db,
+    logger,
+    storage,
+    wallets,
+    // The chain and indexer checks join here once the API talks to them.
+    readiness: [databaseCheck(database)],
+  });
+  const server = app.listen(env.PORT, env.HOST);
+  await new Promise<void>((resolve, reject) => {
+    server.once("listening", resolve);
+    server.once("error", reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = env.HOST === "0.0.0.0" || env.HOST === "::" ? "localhost" : env.HOST;
+  const baseUrl = env.PUBLIC_URL ?? `http://${host}:${port}`;
+
+  const lines = [
+    "",
+    `Collectibles API listening on ${baseUrl}  (docs: ${baseUrl}/docs)`,
+    `  database: ${env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${pgliteDir(env)}`}`,
+    `  data:     ${apiDataDir(env)}`,
+  ];
+  if (mnemonicFile) {
+    lines.push(`  wallets:  mnemonic ${created ? "generated into" : "read from"} ${mnemonicFile}`);
+  }
+  if (key.status === "created") {
+    lines.push(
+      "",
+      "  A first API key was created. It is shown only this once, so keep it:",
+      "",
+      `    ${key.key}`,
+      "",
+      `  Try: curl -u ${key.key}: ${baseUrl}/organizations`,
+    );
+  } else if (key.status === "from_env") {
+    lines.push("  API key:  the one in API_KEY is accepted");
+  } else {
+    lines.push(
+      "  API keys: use an existing one, or create one (stop the API first when on PGlite):",
+      "            pnpm --filter @collectibles/api keys create --name my-key",
+    );
+  }
+  process.stdout.write(`${lines.join("\n")}\n\n`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "stopping");
+    server.close(() => {
+      database.close().finally(() => process.exit(0));
+    });
+    server.closeIdleConnections();
+    setTimeout(() => process.exit(1), 10_000).unref();
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+} catch (error) {
+  await database.close().catch(() => {});
+  fail(error instanceof Error ? error.message : String(error));
+}

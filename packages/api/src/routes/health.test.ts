@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp } from "../test/testApp.ts";
+import { Readiness } from "./health.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+describe("GET /health", () => {
+  it("answers 200 without an API key", async () => {
+    const res = await t.call("GET", "/health", { key: null });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ data: { status: "ok" } });
+  });
+
+  it("echoes a well-formed X-Request-Id and generates one otherwise", async () => {
+    const given = await t.call("GET", "/health", { headers: { "x-request-id": "abc-123" } });
+    expect(given.headers.get("x-request-id")).toBe("abc-123");
+    const generated = await t.call("GET", "/health", { headers: { "x-request-id": "<bad id>" } });
+    expect(generated.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe("GET /ready", () => {
+  it("answers 200 ready when the database answers", async () => {
+    const res = await t.call("GET", "/ready", { key: null });
+    expect(res.status).toBe(200);
+    const body = Readiness.parse(res.body);
+    expect(body.data.status).toBe("ready");
+    expect(body.data.checks.map((c) => [c.name, c.status])).toEqual([["database", "up"]]);
+  });
+
+  it("answers 200 degraded naming an optional dependency that is down", async () => {
+    const server = await t.startSibling({
+      readiness: [
+        { name: "database", critical: true, check: () => t.database.ping() },
+        { name: "chain", critical: false, check: () => Promise.reject(new Error("ECONNREFUSED")) },
+        { name: "indexer", critical: false, check: () => Promise.resolve() },
+      ],
+    });
+    const res = await server.call("GET", "/ready");
+    expect(res.status).toBe(200);
+    expect(res.body.data.status).toBe("degraded");
+    expect(res.body.data.checks).toContainEqual(
+      expect.objectContaining({ name: "chain", status: "down", message: "ECONNREFUSED" }),
+    );
+    expect(res.body.data.checks).toContainEqual(
+      expect.objectContaining({ name: "indexer", status: "up" }),
+    );
+  });
+
+  it("answers 503 with every check when the database is down", async () => {
+    const server = await t.startSibling({
+      readiness: [
+        { name: "database", critical: true, check: () => Promise.reject(new Error("down")) },
+      ],
+    });
+    const res = await server.call("GET", "/ready");
+    expect(res.status).toBe(503);
+    expect(res.body.error.code).toBe("not_ready");
+    expect(res.body.error.details).toEqual([
+      expect.objectContaining({ name: "database", status: "down", critical: true }),
+    ]);
+  });
+});
+
+describe("documentation", () => {
+  it("GET /openapi.json answers an OpenAPI 3.1 document with every endpoint", async () => {
+    const res = await t.call("GET", "/openapi.json", { key: null });
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe("3.1.0");
+    expect(Object.keys(res.body.paths).sort()).toEqual([
+      "/health",
+      "/images/{id}/{file}",
+      "/organizations",
+      "/organizations/{id}",
+      "/ready",
+      "/users",
+      "/users/{id}",
+    ]);
+    expect(Object.keys(res.body.paths["/organizations/{id}"]).sort()).toEqual([
+      "delete",
+      "get",
+      "patch",
+    ]);
+    expect(res.body.components.securitySchemes.basicAuth).toMatchObject({ scheme: "basic" });
+    const create = res.body.components.schemas.CreateOrganization;
+    expect(create.additionalProperties).toBe(false);
+    expect(create.required).toEqual(["name"]);
+  });
+
+  it("GET /docs serves the Swagger UI page and its assets from this server", async () => {
+    const page = await t.call("GET", "/docs", { key: null });
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toMatch(/text\/html/);
+    const html = page.raw.toString();
+    expect(html).not.toMatch(/https?:\/\//);
+    for (const asset of ["/docs/swagger-ui.css", "/docs/swagger-ui-bundle.js", "/docs/init.js"]) {
+      expect(html).toContain(asset);
+      const res = await t.call("GET", asset, { key: null });
+      expect(res.status, asset).toBe(200);
+    }
+    expect((await t.call("GET", "/docs/package.json", { key: null })).status).toBe(404);
+  });
+});
+
+describe("unknown routes", () => {
+  it("answer 404 with the error envelope", async () => {
+    const res = await t.call("GET", "/nope");
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({
+      error: { code: "route_not_found", message: "No route GET /nope" },
+    });
+  });
+});

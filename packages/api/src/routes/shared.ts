@@ -1,0 +1,146 @@
+/** Schemas every resource shares: ids, pagination, envelopes, errors, images. */
+import type { Request } from "express";
+import type { PageRequest } from "../db/pagination.ts";
+import { z } from "../openapi/zod.ts";
+
+export const MAX_LIMIT = 100;
+export const DEFAULT_LIMIT = 20;
+
+export const Uuid = z
+  .uuid()
+  .openapi({ format: "uuid", example: "5b0e6a4e-8d5c-4f55-9d7b-7d0d0d3e6a11" });
+
+export const IdParams = z.strictObject({
+  id: Uuid.openapi({ param: { name: "id", in: "path" } }),
+});
+
+/** A whole number in a query string (`?page=2`), checked against a range. */
+const queryInt = (name: string, min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, `must be a whole number from ${min} to ${max}`)
+    .transform(Number)
+    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
+    .optional()
+    .transform((value) => value ?? fallback)
+    .openapi({
+      param: { name, in: "query" },
+      type: "integer",
+      minimum: min,
+      maximum: max,
+      default: fallback,
+    });
+
+export const PageQuery = {
+  page: queryInt("page", 1, 2_147_483_647, 1),
+  limit: queryInt("limit", 1, MAX_LIMIT, DEFAULT_LIMIT),
+};
+
+export function pageOf(query: { page: number; limit: number }): PageRequest {
+  return { page: query.page, limit: query.limit };
+}
+
+/** An optional exact-match filter in the query string. */
+export const filterParam = <T extends z.ZodType>(name: string, schema: T, description: string) =>
+  schema.optional().openapi({ param: { name, in: "query", description } });
+
+export const Timestamp = z.iso
+  .datetime({ precision: 3 })
+  .openapi({ example: "2026-11-23T08:00:00.000Z", description: "ISO 8601, UTC, milliseconds" });
+
+export const WalletAddress = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/)
+  .openapi({ example: "0x5B38Da6a701c568545dCfcB03FcB875f56beddC4", description: "EIP-55" });
+
+export const BlockchainId = z
+  .string()
+  .regex(/^0x[0-9a-f]+$/)
+  .openapi({ example: "0x7a69", description: "The chain id in hex (0x7a69 = 31337)" });
+
+export const ImageUrls = z
+  .strictObject({
+    large: z.url(),
+    medium: z.url(),
+    small: z.url(),
+    thumb: z.url(),
+    original: z.url(),
+  })
+  .openapi("ImageUrls", {
+    description:
+      "large/medium/small fit in 1024/512/256 px squares (never enlarged), thumb is 128x128 " +
+      "cropped, all WebP; original is the uploaded file.",
+  });
+
+/** An image in a JSON body: a base64 `data:` URI, or null to remove the image (PATCH). */
+export const ImageInput = z.string().openapi({
+  description:
+    "data:image/<png|jpeg|webp|gif>;base64,... (type checked from the content; no SVG, no " +
+    "remote URLs). With multipart/form-data send a file part with the same name instead.",
+  example: "data:image/png;base64,iVBORw0KGgo...",
+});
+
+export const ErrorResponse = z
+  .strictObject({
+    error: z.strictObject({
+      code: z.string().openapi({ example: "validation_error" }),
+      message: z.string(),
+      details: z
+        .array(
+          z
+            .object({
+              field: z.string().optional(),
+              code: z.string().optional(),
+              message: z.string(),
+            })
+            .catchall(z.unknown()),
+        )
+        .optional(),
+    }),
+  })
+  .openapi("Error");
+
+export const DeletedResponse = z
+  .strictObject({ data: z.strictObject({ id: Uuid, deleted: z.literal(true) }) })
+  .openapi("Deleted");
+
+export const dataEnvelope = <T extends z.ZodType>(item: T) => z.strictObject({ data: item });
+
+export const listEnvelope = <T extends z.ZodType>(item: T) =>
+  z.strictObject({
+    pagination: z.strictObject({
+      page: z.number().int().min(1),
+      size: z.number().int().min(1).openapi({ description: "The page size (limit)" }),
+      pages: z.number().int().min(0).openapi({ description: "ceil(count / size)" }),
+      count: z.number().int().min(0).openapi({ description: "All items matching the filters" }),
+    }),
+    data: z.array(item),
+  });
+
+/** Responses every authenticated endpoint may give, for the OpenAPI document. */
+export const errorResponses = (...statuses: number[]) =>
+  Object.fromEntries(
+    statuses.map((status) => [
+      status,
+      {
+        description: ERROR_DESCRIPTIONS[status] ?? "Error",
+        content: { "application/json": { schema: ErrorResponse } },
+      },
+    ]),
+  );
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: "Invalid input; details name each field",
+  401: "No API key, or an unknown or revoked one",
+  404: "No such object (or outside the key's organization)",
+  409: "Conflicts with existing data",
+  413: "Body or image too large",
+  415: "Content type not accepted",
+  422: "Well-formed but impossible",
+  429: "Rate limit exceeded; see Retry-After",
+};
+
+/** Base URL for links in responses: PUBLIC_URL when configured, else this request's host. */
+export function baseUrlOf(req: Request, publicUrl: string | undefined): string {
+  return publicUrl ?? `${req.protocol}://${req.get("host") ?? "localhost"}`;
+}

@@ -1,0 +1,146 @@
+/**
+ * Starts the real app on an ephemeral port over a fresh database, and talks to it over HTTP.
+ */
+import fs from "node:fs";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { createApp } from "../app.ts";
+import { createApiKey } from "../db/apiKeys.ts";
+import type { ReadinessCheck } from "../deps.ts";
+import { type Env, parseEnv } from "../env.ts";
+import { LocalImageStorage } from "../images/imageStorage.ts";
+import { createLogger, type Logger } from "../logger.ts";
+import { createWallets, type Wallets } from "../wallets/wallets.ts";
+import { createTestDatabase, type TestDatabase } from "./testDatabase.ts";
+
+/** Hardhat's well-known development mnemonic: index 0 is 0xf39F...2266. */
+export const TEST_MNEMONIC = "test test test test test test test test test test test junk";
+
+export interface CallOptions {
+  /** The API key to send as the Basic username; `null` sends no Authorization header. */
+  key?: string | null;
+  json?: unknown;
+  body?: BodyInit;
+  headers?: Record<string, string>;
+}
+
+export interface CallResult {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON came back.
+  body: any;
+  raw: Buffer;
+}
+
+export interface TestServer {
+  url: string;
+  env: Env;
+  call(method: string, path: string, options?: CallOptions): Promise<CallResult>;
+  close(): Promise<void>;
+}
+
+export interface TestApp extends TestServer {
+  database: TestDatabase;
+  wallets: Wallets;
+  storageDir: string;
+  /** An unscoped key created for this file. */
+  adminKey: string;
+  /** A new key, optionally scoped to an organization. */
+  createKey(organizationId?: string): Promise<string>;
+  /** Another app over the same database with different settings (e.g. a tiny rate limit). */
+  startSibling(options?: ServerOptions): Promise<TestServer>;
+}
+
+export interface ServerOptions {
+  env?: Record<string, string>;
+  readiness?: ReadinessCheck[];
+  logger?: Logger;
+}
+
+async function listen(
+  database: TestDatabase,
+  wallets: Wallets,
+  storageDir: string,
+  { env: overrides = {}, readiness, logger }: ServerOptions,
+  defaultKey: () => string,
+): Promise<TestServer> {
+  const env = parseEnv({ NODE_ENV: "test", LOG_LEVEL: "silent", ...overrides });
+  const app = createApp({
+    config: env,
+    db: database.db,
+    logger: logger ?? createLogger({ level: "silent" }),
+    storage: new LocalImageStorage(storageDir),
+    wallets,
+    readiness: readiness ?? [{ name: "database", critical: true, check: () => database.ping() }],
+  });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    env,
+    async call(method, urlPath, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      const key = options.key === undefined ? defaultKey() : options.key;
+      if (key !== null) {
+        headers.authorization = `Basic ${Buffer.from(`${key}:`).toString("base64")}`;
+      }
+      let body = options.body;
+      if (options.json !== undefined) {
+        body = JSON.stringify(options.json);
+        headers["content-type"] ??= "application/json";
+      }
+      const response = await fetch(url + urlPath, { method, headers, body });
+      const raw = Buffer.from(await response.arrayBuffer());
+      const isJson = response.headers.get("content-type")?.includes("json");
+      return {
+        status: response.status,
+        headers: response.headers,
+        body: isJson && raw.length > 0 ? JSON.parse(raw.toString("utf8")) : undefined,
+        raw,
+      };
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export async function startTestApp(options: ServerOptions = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const wallets = createWallets(TEST_MNEMONIC);
+  const storageDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-images-"));
+  const { key: adminKey } = await createApiKey(database.db, { name: "test admin" });
+  const siblings: TestServer[] = [];
+  const main = await listen(database, wallets, storageDir, options, () => adminKey);
+  return {
+    ...main,
+    database,
+    wallets,
+    storageDir,
+    adminKey,
+    async createKey(organizationId) {
+      const { key } = await createApiKey(database.db, {
+        name: "test key",
+        organizationId: organizationId ?? null,
+      });
+      return key;
+    },
+    async startSibling(siblingOptions = {}) {
+      const sibling = await listen(database, wallets, storageDir, siblingOptions, () => adminKey);
+      siblings.push(sibling);
+      return sibling;
+    },
+    async close() {
+      for (const sibling of siblings) await sibling.close();
+      await main.close();
+      await database.close();
+      fs.rmSync(storageDir, { recursive: true, force: true });
+    },
+  };
+}
