@@ -1,0 +1,151 @@
+import { createHash } from "node:crypto";
+import { Writable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApiKey, KEY_PREFIX, revokeApiKey } from "../db/apiKeys.ts";
+import { apiKeys } from "../db/schema.ts";
+import { createLogger } from "../logger.ts";
+import { startTestApp, type TestApp } from "../test/testApp.ts";
+import { keyFromAuthorization } from "./auth.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+const basic = (user: string, password = "") =>
+  `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
+
+describe("authentication", () => {
+  it("answers 401 with WWW-Authenticate: Basic and the JSON error when no key is sent", async () => {
+    const res = await t.call("GET", "/organizations", { key: null });
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toMatch(/^Basic /);
+    expect(res.body).toEqual({
+      error: { code: "unauthorized", message: expect.stringContaining("curl -u KEY:") },
+    });
+  });
+
+  it("answers 401 for an unknown key", async () => {
+    const res = await t.call("GET", "/organizations", {
+      key: `${KEY_PREFIX}${"x".repeat(32)}`,
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toMatch(/^Basic /);
+    expect(res.body.error.code).toBe("unauthorized");
+  });
+
+  it("answers 401 for a malformed Authorization header", async () => {
+    for (const authorization of ["Basic", "Digest abc", "Bearer", "Basic !!!", "Bearer a b"]) {
+      const res = await t.call("GET", "/organizations", {
+        key: null,
+        headers: { authorization },
+      });
+      expect(res.status, authorization).toBe(401);
+    }
+  });
+
+  it("accepts the key as the Basic username with an empty password", async () => {
+    const res = await t.call("GET", "/organizations", {
+      key: null,
+      headers: { authorization: basic(t.adminKey) },
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it("accepts the key as a Bearer token", async () => {
+    const res = await t.call("GET", "/organizations", {
+      key: null,
+      headers: { authorization: `Bearer ${t.adminKey}` },
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it("answers 401 for a revoked key", async () => {
+    const { key, info } = await createApiKey(t.database.db, { name: "to revoke" });
+    expect((await t.call("GET", "/users", { key })).status).toBe(200);
+    await revokeApiKey(t.database.db, info.id);
+    const res = await t.call("GET", "/users", { key });
+    expect(res.status).toBe(401);
+    expect(res.body.error.message).toMatch(/unknown or revoked/);
+  });
+
+  it("stores keys only as SHA-256 hashes, never in clear", async () => {
+    const { key } = await createApiKey(t.database.db, { name: "hashed" });
+    expect(key).toMatch(/^ck_live_[0-9A-Za-z]{32}$/);
+    const rows = await t.database.db.select().from(apiKeys);
+    const dump = JSON.stringify(rows);
+    expect(dump).not.toContain(key);
+    expect(dump).not.toContain(t.adminKey);
+    const hash = createHash("sha256").update(key).digest("hex");
+    expect(rows.map((row) => row.keyHash)).toContain(hash);
+    // The stored prefix is enough to recognise a key and far too short to use one.
+    expect(rows.find((row) => row.keyHash === hash)?.prefix).toBe(key.slice(0, 12));
+  });
+
+  it("records when a key was last used", async () => {
+    const { key, info } = await createApiKey(t.database.db, { name: "used" });
+    expect(info.last_used_at).toBeNull();
+    await t.call("GET", "/users", { key });
+    const rows = await t.database.db.select().from(apiKeys);
+    expect(rows.find((row) => row.id === info.id)?.lastUsedAt).toBeInstanceOf(Date);
+  });
+});
+
+describe("keyFromAuthorization", () => {
+  it("reads Basic usernames and Bearer tokens and nothing else", () => {
+    expect(keyFromAuthorization(basic("ck_live_abc"))).toBe("ck_live_abc");
+    expect(keyFromAuthorization(basic("ck_live_abc", "ignored"))).toBe("ck_live_abc");
+    expect(keyFromAuthorization("bearer ck_live_abc")).toBe("ck_live_abc");
+    expect(keyFromAuthorization(basic(""))).toBeUndefined();
+    expect(keyFromAuthorization(undefined)).toBeUndefined();
+    expect(keyFromAuthorization("Token ck_live_abc")).toBeUndefined();
+  });
+});
+
+describe("rate limit", () => {
+  it("answers 429 with Retry-After once a key used its requests, without slowing other keys", async () => {
+    const server = await t.startSibling({
+      env: { RATE_LIMIT_MAX: "3", RATE_LIMIT_WINDOW_MS: "60000" },
+    });
+    const { key: other } = await createApiKey(t.database.db, { name: "other" });
+    for (let i = 0; i < 3; i++) {
+      expect((await server.call("GET", "/organizations")).status).toBe(200);
+    }
+    const limited = await server.call("GET", "/organizations");
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(Number(limited.headers.get("retry-after"))).toBeLessThanOrEqual(60);
+    expect(limited.body.error.code).toBe("rate_limited");
+    expect((await server.call("GET", "/organizations", { key: other })).status).toBe(200);
+  });
+});
+
+describe("request logs", () => {
+  it("carry the request id and never the Authorization header or the key", async () => {
+    const lines: string[] = [];
+    const destination = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const server = await t.startSibling({
+      logger: createLogger({ level: "info", destination }),
+    });
+    await server.call("GET", "/organizations?limit=1", {
+      headers: { "x-request-id": "req-log-test" },
+    });
+    await server.call("GET", "/organizations", {
+      key: null,
+      headers: { authorization: `Bearer ${t.adminKey}` },
+    });
+    const logged = lines.join("");
+    expect(logged).toContain("req-log-test");
+    expect(logged).not.toContain(t.adminKey);
+    expect(logged).not.toContain(Buffer.from(`${t.adminKey}:`).toString("base64"));
+    expect(logged.toLowerCase()).not.toContain("authorization");
+    const entry = JSON.parse(lines.find((line) => line.includes("req-log-test")) ?? "{}");
+    expect(entry).toMatchObject({ req: { id: "req-log-test", method: "GET" }, res: { status: 200 } });
+  });
+});
