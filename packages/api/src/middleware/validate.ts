@@ -18,6 +18,14 @@ export function parseInput<T extends z.ZodType>(
   value: unknown,
   location: InputLocation,
 ): z.output<T> {
+  if (
+    location === "body" &&
+    (value === null || typeof value !== "object" || Array.isArray(value))
+  ) {
+    throw new ValidationError("Invalid request body: body: must be a JSON object", [
+      { field: "body", code: "invalid_type", message: "must be a JSON object" },
+    ]);
+  }
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const details = result.error.issues.flatMap((issue): ErrorDetail[] => {

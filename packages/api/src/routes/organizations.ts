@@ -171,7 +171,10 @@ function parentRequired() {
 
 /** Multipart text fields arrive in a null-prototype object; JSON as parsed. */
 function bodyOf(req: Request): unknown {
-  return req.body && typeof req.body === "object" ? { ...req.body } : req.body;
+  const body: unknown = req.body;
+  return body && typeof body === "object" && Object.getPrototypeOf(body) === null
+    ? { ...body }
+    : body;
 }
 
 function uploadedFile(req: Request, field: ImageField): Buffer | undefined {
