@@ -1,0 +1,10 @@
+/**
+ * What another process needs to read the indexer's tables over Ponder's SQL-over-HTTP route: the
+ * schema and `@ponder/client`, both resolved from this package so they share one drizzle-orm
+ * (two copies make the schema's columns and the client's operators incompatible types).
+ */
+
+export type { Client, Status } from "@ponder/client";
+export { and, asc, count, createClient, desc, eq, inArray, sql } from "@ponder/client";
+export * as schema from "./ponder.schema.ts";
+export { claim, collectible } from "./ponder.schema.ts";

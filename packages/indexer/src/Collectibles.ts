@@ -1,0 +1,123 @@
+/**
+ * Collectibles contract events into the `collectible` and `claim` tables.
+ *
+ * The contract enforces every rule (supply, exactly-once claims, who may move a token); these
+ * handlers only record what happened. Each write is keyed by what the chain guarantees unique
+ * (collectible id, token id), so replaying an event never adds a row or counts a claim twice.
+ */
+
+import { type Context, type Event, ponder } from "ponder:registry";
+import { claim, collectible } from "ponder:schema";
+import { bytes16ToUuid, splitTokenId } from "@collectibles/contracts";
+import { type Address, zeroAddress } from "viem";
+
+const ZERO_BYTES16 = `0x${"0".repeat(32)}`;
+
+type Block = Event<"Collectibles:TransferSingle">["block"];
+type Transaction = Event<"Collectibles:TransferSingle">["transaction"];
+type Log = Event<"Collectibles:TransferSingle">["log"];
+
+ponder.on("Collectibles:CollectibleCreated", async ({ event, context }) => {
+  const { id, organizationId, creatorId, totalSupply, metadata } = event.args;
+  await context.db
+    .insert(collectible)
+    .values({
+      id: bytes16ToUuid(id),
+      chainId: context.chain.id,
+      contractAddress: event.log.address,
+      organizationId: bytes16ToUuid(organizationId),
+      creatorId: creatorId === ZERO_BYTES16 ? null : bytes16ToUuid(creatorId),
+      totalSupply,
+      claimedCount: 0n,
+      availableCount: totalSupply,
+      name: metadata.name,
+      description: metadata.description,
+      image: metadata.image,
+      mimeType: metadata.mimeType,
+      blockNumber: event.block.number,
+      transactionHash: event.transaction.hash,
+      logIndex: event.log.logIndex,
+      timestamp: event.block.timestamp,
+    })
+    .onConflictDoNothing();
+});
+
+ponder.on("Collectibles:TransferSingle", async ({ event, context }) => {
+  const { from, to, id, value } = event.args;
+  await applyTransfer(context, event, from, to, id, value);
+});
+
+ponder.on("Collectibles:TransferBatch", async ({ event, context }) => {
+  const { from, to, ids, values } = event.args;
+  for (const [i, id] of ids.entries()) {
+    await applyTransfer(context, event, from, to, id, values[i] ?? 0n);
+  }
+});
+
+async function applyTransfer(
+  context: Context,
+  event: { block: Block; transaction: Transaction; log: Log },
+  from: Address,
+  to: Address,
+  tokenId: bigint,
+  value: bigint,
+) {
+  // A token's balance is 0 or 1: a value-0 transfer is legal and moves nothing.
+  if (value === 0n) return;
+  if (from === zeroAddress) await recordMint(context, event, to, tokenId);
+  else await recordMove(context, event, to, tokenId);
+}
+
+/** A mint from the zero address is a claim: its token id names the collectible and the claim. */
+async function recordMint(
+  context: Context,
+  event: { block: Block; transaction: Transaction; log: Log },
+  to: Address,
+  tokenId: bigint,
+) {
+  const { collectibleId, claimId } = splitTokenId(tokenId);
+  const parent = await context.db.find(collectible, { id: collectibleId });
+  if (!parent) {
+    // The contract mints only for a collectible it created, after its creation event: a missing
+    // row means the indexer started after the deployment block. Stop rather than miscount.
+    throw new Error(`Mint of token ${tokenId} for unknown collectible ${collectibleId}`);
+  }
+  const edition = parent.claimedCount + 1n;
+  const inserted = await context.db
+    .insert(claim)
+    .values({
+      tokenId,
+      id: claimId,
+      collectibleId,
+      chainId: context.chain.id,
+      contractAddress: event.log.address,
+      edition,
+      mintedTo: to,
+      holder: to,
+      blockNumber: event.block.number,
+      transactionHash: event.transaction.hash,
+      logIndex: event.log.logIndex,
+      timestamp: event.block.timestamp,
+    })
+    .onConflictDoNothing();
+  if (!inserted) return;
+  await context.db.update(collectible, { id: collectibleId }).set({
+    claimedCount: edition,
+    availableCount: parent.totalSupply - edition,
+  });
+}
+
+/** A value-1 transfer between holders: the token changes hands, nothing else changes. */
+async function recordMove(
+  context: Context,
+  event: { block: Block; transaction: Transaction; log: Log },
+  to: Address,
+  tokenId: bigint,
+) {
+  await context.db.update(claim, { tokenId }).set({
+    holder: to,
+    transferBlockNumber: event.block.number,
+    transferTransactionHash: event.transaction.hash,
+    transferTimestamp: event.block.timestamp,
+  });
+}
