@@ -1,0 +1,190 @@
+/**
+ * Reads the indexer's tables (what the chain says about collectibles and claims) from the Ponder
+ * process over its SQL-over-HTTP route with `@ponder/client`: one way that works the same whether
+ * the indexer runs on PGlite or PostgreSQL. The queries are typed by the indexer's own schema;
+ * schema and client both come from `@collectibles/indexer/client` so they share one drizzle-orm.
+ *
+ * "Is block N indexed?" is `isIndexed(N)`: Ponder's `/status` reports, per chain, the last block
+ * whose events are all in the tables.
+ */
+import {
+  asc,
+  claim,
+  collectible,
+  count,
+  createClient,
+  eq,
+  inArray,
+  schema,
+} from "@collectibles/indexer/client";
+import type { Address } from "viem";
+
+/** A collectible as the chain created it, with its claimed and available counts. */
+export type IndexedCollectible = typeof collectible.$inferSelect;
+/** A claimed token: who it was minted to, who holds it now, its edition and mint block. */
+export type IndexedClaim = typeof claim.$inferSelect;
+
+/** The indexer did not answer (down, starting, or too slow): the API answers 503. */
+export class IndexerUnavailableError extends Error {
+  override name = "IndexerUnavailableError";
+  readonly code = "indexer_unavailable";
+}
+
+export interface IndexerReaderOptions {
+  /** Base URL of the Ponder process, e.g. `http://127.0.0.1:42069`. */
+  url: string;
+  /** Chain whose progress `indexedBlock` reports; the only chain indexed when absent. */
+  chainId?: number;
+  /** Per-call limit before `IndexerUnavailableError`. Default 5 s. */
+  timeoutMs?: number;
+}
+
+export interface IndexerReader {
+  getCollectible(id: string): Promise<IndexedCollectible | null>;
+  /** The collectibles among `ids` the chain has (missing ids are absent from the map). */
+  collectiblesByIds(ids: readonly string[]): Promise<Map<string, IndexedCollectible>>;
+  /** The claim with this claim id (a uuid), or null while it is not minted / not indexed. */
+  getClaim(id: string): Promise<IndexedClaim | null>;
+  /** The claims among `ids` that are minted (missing ids are absent from the map). */
+  claimsByIds(ids: readonly string[]): Promise<Map<string, IndexedClaim>>;
+  /** A collectible's claims by edition. */
+  claimsOfCollectible(collectibleId: string): Promise<IndexedClaim[]>;
+  /** How many tokens each address holds now (lowercase keys; addresses holding none are absent). */
+  claimCountsByHolder(holders: readonly Address[]): Promise<Map<Address, number>>;
+  /** Last block fully indexed, or null before the indexer has processed any. */
+  indexedBlock(): Promise<bigint | null>;
+  /** Whether every event up to and including `blockNumber` is in the tables. */
+  isIndexed(blockNumber: bigint): Promise<boolean>;
+  /** Whether historical indexing is done (Ponder's `/ready`); false when unreachable. */
+  isReady(): Promise<boolean>;
+}
+
+interface PonderStatus {
+  [chainName: string]: { id: number; block: { number: number; timestamp: number } };
+}
+
+// Postgres binds at most 65,535 parameters; API pages are far smaller than this.
+const MAX_IDS = 1_000;
+
+export function createIndexerReader(options: IndexerReaderOptions): IndexerReader {
+  const base = options.url.replace(/\/+$/, "");
+  const timeoutMs = options.timeoutMs ?? 5_000;
+  const { db } = createClient(`${base}/sql`, { schema });
+
+  /** Runs one call with a deadline; network failures become `IndexerUnavailableError`. */
+  async function call<T>(what: string, run: () => Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new IndexerUnavailableError(`Indexer did not answer ${what} within ${timeoutMs} ms`),
+          ),
+        timeoutMs,
+      );
+    });
+    try {
+      return await Promise.race([run(), deadline]);
+    } catch (error) {
+      if (error instanceof IndexerUnavailableError) throw error;
+      // fetch() rejects with a TypeError when the connection fails; Ponder answers 5xx text.
+      throw new IndexerUnavailableError(`Indexer ${what} failed: ${(error as Error).message}`, {
+        cause: error,
+      });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  function checkIds(ids: readonly string[]): string[] {
+    if (ids.length > MAX_IDS)
+      throw new RangeError(`At most ${MAX_IDS} ids per call, got ${ids.length}`);
+    return [...new Set(ids.map((id) => id.toLowerCase()))];
+  }
+
+  async function collectiblesByIds(ids: readonly string[]) {
+    const wanted = checkIds(ids);
+    if (wanted.length === 0) return new Map<string, IndexedCollectible>();
+    const rows = await call("collectiblesByIds", () =>
+      db.select().from(collectible).where(inArray(collectible.id, wanted)),
+    );
+    return new Map(rows.map((row) => [row.id, row]));
+  }
+
+  async function claimsByIds(ids: readonly string[]) {
+    const wanted = checkIds(ids);
+    if (wanted.length === 0) return new Map<string, IndexedClaim>();
+    const rows = await call("claimsByIds", () =>
+      db.select().from(claim).where(inArray(claim.id, wanted)).orderBy(asc(claim.tokenId)),
+    );
+    const byId = new Map<string, IndexedClaim>();
+    // A claim id is unique per collectible on-chain; the service never reuses one, so keep the first.
+    for (const row of rows) if (!byId.has(row.id)) byId.set(row.id, row);
+    return byId;
+  }
+
+  async function indexedBlock(): Promise<bigint | null> {
+    const status = await call("/status", async () => {
+      const response = await fetch(`${base}/status`, { signal: AbortSignal.timeout(timeoutMs) });
+      if (!response.ok) throw new Error(`/status answered ${response.status}`);
+      return (await response.json()) as PonderStatus;
+    });
+    const chains = Object.values(status);
+    const chain =
+      options.chainId === undefined
+        ? chains.length === 1
+          ? chains[0]
+          : undefined
+        : chains.find((c) => c.id === options.chainId);
+    if (options.chainId === undefined && chains.length > 1) {
+      throw new Error("The indexer indexes several chains: pass chainId to createIndexerReader");
+    }
+    return chain ? BigInt(chain.block.number) : null;
+  }
+
+  return {
+    async getCollectible(id) {
+      return (await collectiblesByIds([id])).get(id.toLowerCase()) ?? null;
+    },
+    collectiblesByIds,
+    async getClaim(id) {
+      return (await claimsByIds([id])).get(id.toLowerCase()) ?? null;
+    },
+    claimsByIds,
+    async claimsOfCollectible(collectibleId) {
+      return call("claimsOfCollectible", () =>
+        db
+          .select()
+          .from(claim)
+          .where(eq(claim.collectibleId, collectibleId.toLowerCase()))
+          .orderBy(asc(claim.edition)),
+      );
+    },
+    async claimCountsByHolder(holders) {
+      const wanted = checkIds(holders) as Address[];
+      if (wanted.length === 0) return new Map<Address, number>();
+      const rows = await call("claimCountsByHolder", () =>
+        db
+          .select({ holder: claim.holder, count: count() })
+          .from(claim)
+          .where(inArray(claim.holder, wanted))
+          .groupBy(claim.holder),
+      );
+      return new Map(rows.map((row) => [row.holder as Address, row.count]));
+    },
+    indexedBlock,
+    async isIndexed(blockNumber) {
+      const block = await indexedBlock();
+      return block !== null && block >= blockNumber;
+    },
+    async isReady() {
+      try {
+        const response = await fetch(`${base}/ready`, { signal: AbortSignal.timeout(timeoutMs) });
+        await response.arrayBuffer();
+        return response.ok;
+      } catch {
+        return false;
+      }
+    },
+  };
+}

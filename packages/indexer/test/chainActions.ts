@@ -1,0 +1,167 @@
+/**
+ * What the tests and the benchmark do on the chain: create collectibles, claim, transfer, reorg.
+ * Transactions are signed here with Hardhat's development accounts (account #0 is the minter).
+ */
+import { randomUUID } from "node:crypto";
+import { collectiblesAbi, uuidToBytes16 } from "@collectibles/contracts";
+import { HARDHAT_MNEMONIC } from "@collectibles/deploy/testing";
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  type Hash,
+  http,
+  type TransactionReceipt,
+} from "viem";
+import { mnemonicToAccount } from "viem/accounts";
+
+const hardhatLocal = defineChain({
+  id: 31337,
+  name: "Hardhat",
+  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+  rpcUrls: { default: { http: ["http://127.0.0.1:8545"] } },
+});
+
+export interface Metadata {
+  name: string;
+  description: string;
+  image: string;
+  mimeType: string;
+}
+
+export interface ClaimRequest {
+  collectibleId: string;
+  claimId: string;
+  to: Address;
+}
+
+export type ChainActions = ReturnType<typeof chainActions>;
+
+export function chainActions(rpcUrl: string, contract: Address) {
+  const transport = http(rpcUrl, { retryCount: 0 });
+  const publicClient = createPublicClient({ chain: hardhatLocal, transport, pollingInterval: 50 });
+  // The 20 funded accounts of `hardhat node`; tests give each scenario its own holders.
+  const accounts = Array.from({ length: 20 }, (_, addressIndex) =>
+    mnemonicToAccount(HARDHAT_MNEMONIC, { addressIndex }),
+  );
+  const wallets = accounts.map((account) =>
+    createWalletClient({ account, chain: hardhatLocal, transport }),
+  );
+  const minter = wallets[0];
+  if (!minter) throw new Error("no minter account");
+
+  async function confirmed(hash: Hash): Promise<TransactionReceipt> {
+    const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    if (receipt.status !== "success") throw new Error(`transaction ${hash} reverted`);
+    return receipt;
+  }
+
+  async function rpc<T>(method: string, params: unknown[] = []): Promise<T> {
+    return (await publicClient.request({ method, params } as never)) as T;
+  }
+
+  return {
+    publicClient,
+    /** Addresses (lowercase) of Hardhat accounts #0 (the minter) to #19. */
+    addresses: accounts.map((a) => a.address.toLowerCase() as Address),
+
+    async createCollectible(opts: {
+      id?: string;
+      organizationId?: string;
+      creatorId?: string | null;
+      totalSupply: bigint;
+      metadata?: Partial<Metadata>;
+    }) {
+      const id = opts.id ?? randomUUID();
+      const organizationId = opts.organizationId ?? randomUUID();
+      const creatorId = opts.creatorId === undefined ? randomUUID() : opts.creatorId;
+      const metadata: Metadata = {
+        name: "Edition",
+        description: "A test collectible",
+        image: "https://example.test/a.png",
+        mimeType: "image/png",
+        ...opts.metadata,
+      };
+      const hash = await minter.writeContract({
+        address: contract,
+        abi: collectiblesAbi,
+        functionName: "createCollectible",
+        args: [
+          uuidToBytes16(id),
+          uuidToBytes16(organizationId),
+          creatorId ? uuidToBytes16(creatorId) : `0x${"0".repeat(32)}`,
+          opts.totalSupply,
+          metadata,
+        ],
+      });
+      return { id, organizationId, creatorId, metadata, receipt: await confirmed(hash) };
+    },
+
+    async claim(collectibleId: string, to: Address, claimId: string = randomUUID()) {
+      const hash = await minter.writeContract({
+        address: contract,
+        abi: collectiblesAbi,
+        functionName: "claim",
+        args: [uuidToBytes16(collectibleId), uuidToBytes16(claimId), to],
+      });
+      return { claimId, receipt: await confirmed(hash) };
+    },
+
+    /** Sends one claimBatch transaction; returns when mined (or only the hash with `wait: false`). */
+    async claimBatch(claims: readonly ClaimRequest[], opts: { wait?: boolean } = {}) {
+      const hash = await minter.writeContract({
+        address: contract,
+        abi: collectiblesAbi,
+        functionName: "claimBatch",
+        args: [
+          claims.map((c) => ({
+            collectibleId: uuidToBytes16(c.collectibleId),
+            claimId: uuidToBytes16(c.claimId),
+            to: c.to,
+          })),
+        ],
+      });
+      return opts.wait === false ? { hash } : { hash, receipt: await confirmed(hash) };
+    },
+
+    confirmed,
+
+    /** Account `fromIndex` sends `value` of one token to `to` (TransferSingle). */
+    async transfer(fromIndex: number, to: Address, tokenId: bigint, value = 1n) {
+      const wallet = wallets[fromIndex];
+      const from = accounts[fromIndex];
+      if (!wallet || !from) throw new Error(`no account #${fromIndex}`);
+      const hash = await wallet.writeContract({
+        address: contract,
+        abi: collectiblesAbi,
+        functionName: "safeTransferFrom",
+        args: [from.address, to, tokenId, value, "0x"],
+      });
+      return confirmed(hash);
+    },
+
+    /** Account `fromIndex` sends several tokens to `to` in one TransferBatch. */
+    async transferBatch(fromIndex: number, to: Address, tokenIds: bigint[], values: bigint[]) {
+      const wallet = wallets[fromIndex];
+      const from = accounts[fromIndex];
+      if (!wallet || !from) throw new Error(`no account #${fromIndex}`);
+      const hash = await wallet.writeContract({
+        address: contract,
+        abi: collectiblesAbi,
+        functionName: "safeBatchTransferFrom",
+        args: [from.address, to, tokenIds, values, "0x"],
+      });
+      return confirmed(hash);
+    },
+
+    blockNumber: () => publicClient.getBlockNumber({ cacheTime: 0 }),
+    snapshot: () => rpc<string>("evm_snapshot"),
+    revert: (id: string) => rpc<boolean>("evm_revert", [id]),
+    /** One block at a time: Ponder stalls on the gap `hardhat_mine` with a count leaves. */
+    async mine(blocks = 1) {
+      for (let i = 0; i < blocks; i++) await rpc("evm_mine");
+    },
+    setAutomine: (on: boolean) => rpc("evm_setAutomine", [on]),
+  };
+}

@@ -1,0 +1,372 @@
+/**
+ * The indexer's end-to-end suite, run once per database (see pglite.test.ts, postgres.test.ts):
+ * a real Hardhat node, the real contract, `ponder start` as a child process, and every assertion
+ * made through the reader module the API uses.
+ */
+import { appendFileSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { tokenIdOf } from "@collectibles/contracts";
+import { deployCollectibles, type LocalChain, startLocalChain } from "@collectibles/deploy/testing";
+import type { Address, TransactionReceipt } from "viem";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import {
+  createIndexerReader,
+  type IndexerReader,
+  IndexerUnavailableError,
+} from "../../api/src/chain/indexerReader.ts";
+import {
+  createTestDatabase,
+  type PonderLogLine,
+  type RunningIndexer,
+  removeDataDir,
+  startIndexer,
+  type TestDatabase,
+} from "../testing/startIndexer.ts";
+import { type ChainActions, chainActions } from "./chainActions.ts";
+
+export type DatabaseKind = "pglite" | "postgres";
+
+/** Where the PostgreSQL variant creates its databases; `.ci/run` and scripts/ci-postgres.sh set it up. */
+export const DEFAULT_TEST_DATABASE_URL =
+  "postgres://collectibles:collectibles@127.0.0.1:5432/collectibles_test";
+
+/** Polls `check` until it returns true; fails with `what` after `timeoutMs`. */
+export async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > deadline)
+      throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export function defineIndexerSuite(kind: DatabaseKind) {
+  describe(`indexer on ${kind}`, () => {
+    let chain: LocalChain;
+    let actions: ChainActions;
+    let indexer: RunningIndexer;
+    let reader: IndexerReader;
+    let database: TestDatabase | undefined;
+    let deploymentsDir: string;
+    let dataDir: string;
+    let contractAddress: Address;
+    // Its own schema too: even a shared database never mixes two runs' tables.
+    const schema = `collectibles_${process.pid}`;
+    /** Every line Ponder logged, across restarts. */
+    const logs: PonderLogLine[] = [];
+    const messages = () => logs.map((line) => line.msg);
+
+    const start = async () => {
+      indexer = await startIndexer({
+        rpcUrl: chain.rpcUrl,
+        deploymentsDir,
+        dataDir,
+        databaseUrl: database?.url,
+        schema,
+        waitForReady: true,
+        onLog: (line) => {
+          logs.push(line);
+          // INDEXER_TEST_LOG=<file> keeps Ponder's JSON log of the run for a failure's post-mortem.
+          const logFile = process.env.INDEXER_TEST_LOG;
+          if (logFile) appendFileSync(logFile, `${JSON.stringify(line)}\n`);
+        },
+      });
+      reader = createIndexerReader({ url: indexer.url, chainId: 31337 });
+    };
+
+    /** Resolves once every event of the receipt's block is readable. */
+    const indexed = (receipt: TransactionReceipt) =>
+      waitUntil(`block ${receipt.blockNumber} indexed`, () =>
+        reader.isIndexed(receipt.blockNumber),
+      );
+
+    const account = (index: number): Address => {
+      const address = actions.addresses[index];
+      if (!address) throw new Error(`no account #${index}`);
+      return address;
+    };
+
+    beforeAll(async () => {
+      // A database of its own first: when PostgreSQL is down this fails at once, before the chain.
+      if (kind === "postgres") {
+        database = await createTestDatabase(
+          process.env.TEST_DATABASE_URL || DEFAULT_TEST_DATABASE_URL,
+        );
+      }
+      deploymentsDir = mkdtempSync(path.join(tmpdir(), "indexer-deployments-"));
+      dataDir = mkdtempSync(path.join(tmpdir(), "indexer-data-"));
+      chain = await startLocalChain();
+      const deployment = await deployCollectibles({ rpcUrl: chain.rpcUrl, deploymentsDir });
+      contractAddress = deployment.address.toLowerCase() as Address;
+      actions = chainActions(chain.rpcUrl, deployment.address);
+      await start();
+    });
+
+    afterAll(async () => {
+      await indexer?.stop();
+      await chain?.stop();
+      await database?.drop();
+      if (deploymentsDir) removeDataDir(deploymentsDir);
+      if (dataDir) removeDataDir(dataDir);
+    });
+
+    test("a created collectible is readable with its metadata, ids, counts and creation block", async () => {
+      const created = await actions.createCollectible({
+        totalSupply: 7n,
+        metadata: {
+          name: "Genesis",
+          description: "First drop",
+          image: "ipfs://x",
+          mimeType: "video/mp4",
+        },
+      });
+      const anonymous = await actions.createCollectible({ totalSupply: 1n, creatorId: null });
+      await indexed(anonymous.receipt);
+      const block = await actions.publicClient.getBlock({
+        blockNumber: created.receipt.blockNumber,
+      });
+
+      expect(await reader.getCollectible(created.id)).toEqual({
+        id: created.id,
+        chainId: 31337,
+        contractAddress,
+        organizationId: created.organizationId,
+        creatorId: created.creatorId,
+        totalSupply: 7n,
+        claimedCount: 0n,
+        availableCount: 7n,
+        name: "Genesis",
+        description: "First drop",
+        image: "ipfs://x",
+        mimeType: "video/mp4",
+        blockNumber: created.receipt.blockNumber,
+        transactionHash: created.receipt.transactionHash,
+        logIndex: 0,
+        timestamp: block.timestamp,
+      });
+      expect((await reader.getCollectible(anonymous.id))?.creatorId).toBeNull();
+      const both = await reader.collectiblesByIds([created.id, anonymous.id, crypto.randomUUID()]);
+      expect([...both.keys()].sort()).toEqual([created.id, anonymous.id].sort());
+      expect(await reader.getCollectible(crypto.randomUUID())).toBeNull();
+    });
+
+    test("single and batch claims get editions in mint order and update the collectible's counts", async () => {
+      const { id } = await actions.createCollectible({ totalSupply: 5n });
+      const first = await actions.claim(id, account(1));
+      const batch = [account(1), account(2), account(3)].map((to) => ({
+        collectibleId: id,
+        claimId: crypto.randomUUID(),
+        to,
+      }));
+      const { receipt: batchReceipt } = await actions.claimBatch(batch);
+      if (!batchReceipt) throw new Error("batch not mined");
+      await indexed(batchReceipt);
+      const mintBlock = await actions.publicClient.getBlock({
+        blockNumber: first.receipt.blockNumber,
+      });
+
+      expect(await reader.getClaim(first.claimId)).toEqual({
+        tokenId: tokenIdOf(id, first.claimId),
+        id: first.claimId,
+        collectibleId: id,
+        chainId: 31337,
+        contractAddress,
+        edition: 1n,
+        mintedTo: account(1),
+        holder: account(1),
+        blockNumber: first.receipt.blockNumber,
+        transactionHash: first.receipt.transactionHash,
+        logIndex: 0,
+        timestamp: mintBlock.timestamp,
+        transferBlockNumber: null,
+        transferTransactionHash: null,
+        transferTimestamp: null,
+      });
+
+      const claims = await reader.claimsByIds(batch.map((c) => c.claimId));
+      expect(batch.map((c) => claims.get(c.claimId)?.edition)).toEqual([2n, 3n, 4n]);
+      expect(batch.map((c) => claims.get(c.claimId)?.holder)).toEqual(batch.map((c) => c.to));
+      for (const c of batch) {
+        expect(claims.get(c.claimId)?.transactionHash).toBe(batchReceipt.transactionHash);
+        expect(claims.get(c.claimId)?.blockNumber).toBe(batchReceipt.blockNumber);
+      }
+      expect(new Set(batch.map((c) => claims.get(c.claimId)?.logIndex)).size).toBe(3);
+
+      const collectible = await reader.getCollectible(id);
+      expect(collectible).toMatchObject({ claimedCount: 4n, availableCount: 1n, totalSupply: 5n });
+      const all = await reader.claimsOfCollectible(id);
+      expect(all.map((c) => c.edition)).toEqual([1n, 2n, 3n, 4n]);
+      expect(await reader.getClaim(crypto.randomUUID())).toBeNull();
+    });
+
+    test("the holder follows TransferSingle and TransferBatch; value-0 transfers change nothing", async () => {
+      // Accounts #4-#6 hold nothing else, so their counts are exact.
+      const [alice, bob, carol] = [account(4), account(5), account(6)];
+      const { id } = await actions.createCollectible({ totalSupply: 3n });
+      const a = await actions.claim(id, alice);
+      const b = await actions.claim(id, alice);
+      const c = await actions.claim(id, bob);
+      const [tokenA, tokenB, tokenC] = [a, b, c].map((x) => tokenIdOf(id, x.claimId)) as [
+        bigint,
+        bigint,
+        bigint,
+      ];
+
+      const moved = await actions.transfer(4, bob, tokenA);
+      await indexed(moved);
+      const afterSingle = await reader.getClaim(a.claimId);
+      expect(afterSingle).toMatchObject({
+        mintedTo: alice,
+        holder: bob,
+        transferBlockNumber: moved.blockNumber,
+        transferTransactionHash: moved.transactionHash,
+      });
+      expect(afterSingle?.transferTimestamp).toBeGreaterThanOrEqual(afterSingle?.timestamp ?? 0n);
+
+      const batchMoved = await actions.transferBatch(5, carol, [tokenA, tokenC], [1n, 1n]);
+      // Value 0: legal for a token one does not hold, and for one's own; neither moves anything.
+      await actions.transfer(4, carol, tokenB, 0n);
+      const last = await actions.transferBatch(4, bob, [tokenB, tokenA], [0n, 0n]);
+      await indexed(last);
+
+      const claims = await reader.claimsByIds([a.claimId, b.claimId, c.claimId]);
+      expect(claims.get(a.claimId)).toMatchObject({
+        holder: carol,
+        transferBlockNumber: batchMoved.blockNumber,
+      });
+      expect(claims.get(c.claimId)).toMatchObject({ mintedTo: bob, holder: carol });
+      expect(claims.get(b.claimId)).toMatchObject({
+        mintedTo: alice,
+        holder: alice,
+        transferBlockNumber: null,
+      });
+      const counts = await reader.claimCountsByHolder([alice, bob, carol]);
+      expect(Object.fromEntries(counts)).toEqual({ [alice]: 1, [carol]: 2 });
+      // Checksummed input finds the same rows.
+      const upper = `0x${alice.slice(2).toUpperCase()}` as Address;
+      expect((await reader.claimCountsByHolder([upper])).get(alice)).toBe(1);
+      expect((await reader.getCollectible(id))?.claimedCount).toBe(3n);
+    });
+
+    test("status tells how far the chain is indexed; an unreachable indexer is an error, not empty", async () => {
+      expect(await reader.isReady()).toBe(true);
+      const head = await actions.blockNumber();
+      await waitUntil("head indexed", () => reader.isIndexed(head));
+      expect(await reader.indexedBlock()).toBeGreaterThanOrEqual(head);
+      expect(await reader.isIndexed(head + 1_000n)).toBe(false);
+      const health = await fetch(`${indexer.url}/health`);
+      expect(health.status).toBe(200);
+
+      const nowhere = createIndexerReader({ url: "http://127.0.0.1:9", timeoutMs: 2_000 });
+      expect(await nowhere.isReady()).toBe(false);
+      await expect(nowhere.indexedBlock()).rejects.toBeInstanceOf(IndexerUnavailableError);
+      await expect(nowhere.getClaim(crypto.randomUUID())).rejects.toBeInstanceOf(
+        IndexerUnavailableError,
+      );
+    });
+
+    test("a SIGINT restart resumes where it stopped, without losing or duplicating rows", async () => {
+      const { id: before } = await actions.createCollectible({ totalSupply: 4n });
+      const early = await actions.claim(before, account(7));
+      // Bury it under Ponder's finality (30 blocks on 31337; live indexing finalizes once 60 blocks
+      // are pending), so the restart keeps it and resumes from a finalized checkpoint.
+      while ((await actions.blockNumber()) < early.receipt.blockNumber + 62n) await actions.mine();
+      await waitUntil("the empty blocks indexed", async () =>
+        reader.isIndexed(await actions.blockNumber()),
+      );
+      const beforeRows = await reader.claimsOfCollectible(before);
+      expect(beforeRows.map((c) => c.id)).toEqual([early.claimId]);
+
+      expect(await indexer.stop()).toMatchObject({ forced: false, code: 0 });
+      logs.length = 0;
+      // Events while the indexer is down, in blocks it has never seen.
+      const { id: during } = await actions.createCollectible({ totalSupply: 10n });
+      const late = await actions.claim(before, account(7));
+      const batch = Array.from({ length: 4 }, () => ({
+        collectibleId: during,
+        claimId: crypto.randomUUID(),
+        to: account(8),
+      }));
+      await actions.claimBatch(batch);
+      const moved = await actions.transfer(
+        8,
+        account(9),
+        tokenIdOf(during, batch[0]?.claimId ?? ""),
+      );
+
+      await start();
+      await indexed(moved);
+      // It resumed from its own checkpoint (the last finalized event, the early claim) rather than
+      // rebuilding from the deployment block.
+      expect(messages()).toContain("Detected crash recovery");
+      const backfill = logs.find((line) => line.msg === "Started backfill indexing");
+      const [resumedFrom] = JSON.parse(String(backfill?.block_range)) as [number, number];
+      expect(BigInt(resumedFrom)).toBeGreaterThanOrEqual(early.receipt.blockNumber);
+
+      const beforeAfter = await reader.claimsOfCollectible(before);
+      expect(beforeAfter.slice(0, beforeRows.length)).toEqual(beforeRows);
+      expect(beforeAfter.map((c) => c.id)).toEqual([early.claimId, late.claimId]);
+      expect(beforeAfter.map((c) => c.edition)).toEqual([1n, 2n]);
+      expect((await reader.getCollectible(before))?.claimedCount).toBe(2n);
+
+      const duringRows = await reader.claimsOfCollectible(during);
+      expect(duringRows.map((c) => c.id)).toEqual(batch.map((c) => c.claimId));
+      expect(duringRows.map((c) => c.edition)).toEqual([1n, 2n, 3n, 4n]);
+      expect(duringRows[0]?.holder).toBe(account(9));
+      expect(await reader.getCollectible(during)).toMatchObject({
+        claimedCount: 4n,
+        availableCount: 6n,
+      });
+      expect(
+        Object.fromEntries(await reader.claimCountsByHolder([account(7), account(8), account(9)])),
+      ).toEqual({
+        [account(7)]: 2,
+        [account(8)]: 3,
+        [account(9)]: 1,
+      });
+    });
+
+    test("after a reorg the tables show the new chain: no claim or collectible of a replaced block is left", async () => {
+      const { id: kept, receipt } = await actions.createCollectible({ totalSupply: 3n });
+      await indexed(receipt);
+      const snapshot = await actions.snapshot();
+
+      // The branch that will be replaced: a claim on `kept` and a collectible of its own.
+      const doomed = await actions.claim(kept, account(10));
+      const { id: orphan } = await actions.createCollectible({ totalSupply: 2n });
+      const doomedTail = await actions.claim(orphan, account(10));
+      await indexed(doomedTail.receipt);
+      expect(await reader.getClaim(doomed.claimId)).not.toBeNull();
+      expect((await reader.getCollectible(kept))?.claimedCount).toBe(1n);
+      const replacedHead = doomedTail.receipt.blockNumber;
+
+      await actions.revert(snapshot);
+      // The new branch: another claim, then empty blocks (one at a time) until it is the longer chain.
+      const replacement = await actions.claim(kept, account(11));
+      while ((await actions.blockNumber()) <= replacedHead + 1n) await actions.mine();
+      const head = await actions.blockNumber();
+      await waitUntil("the new branch indexed", async () => {
+        if (!(await reader.isIndexed(head))) return false;
+        return (await reader.getClaim(replacement.claimId)) !== null;
+      });
+
+      expect(messages()).toContain("Reorged block");
+      expect(await reader.getClaim(doomed.claimId)).toBeNull();
+      expect(await reader.getClaim(doomedTail.claimId)).toBeNull();
+      expect(await reader.getCollectible(orphan)).toBeNull();
+      expect(await reader.getClaim(replacement.claimId)).toMatchObject({
+        edition: 1n,
+        holder: account(11),
+        blockNumber: replacement.receipt.blockNumber,
+        transactionHash: replacement.receipt.transactionHash,
+      });
+      expect(await reader.getCollectible(kept)).toMatchObject({
+        claimedCount: 1n,
+        availableCount: 2n,
+      });
+      expect((await reader.claimCountsByHolder([account(10)])).size).toBe(0);
+    });
+  });
+}

@@ -1,0 +1,3 @@
+import { defineIndexerSuite } from "./indexerSuite.ts";
+
+defineIndexerSuite("pglite");
