@@ -54,16 +54,32 @@ export async function storeImage(
     );
   }
 
-  const load = () => sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" });
-  try {
-    const metadata = await load().metadata();
-    if (!metadata.width || !metadata.height) throw new Error("no dimensions");
-  } catch {
-    throw new ValidationError(
+  const invalid = () =>
+    new ValidationError(
       `${field}: the image cannot be decoded or is too large in pixels`,
       [{ field, code: "invalid_image", message: "corrupt image or more than 40 megapixels" }],
       "invalid_image",
     );
+  const load = () => sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" });
+  // Decode and resize everything first: a failure here is the client's image (400); a failure
+  // while storing below is ours (500).
+  let resized: [ImageVariant, Buffer][];
+  try {
+    const metadata = await load().metadata();
+    if (!metadata.width || !metadata.height) throw invalid();
+    resized = await Promise.all(
+      (Object.keys(IMAGE_VARIANTS) as ImageVariant[]).map(async (variant) => {
+        const { size, fit } = IMAGE_VARIANTS[variant];
+        const data = await load()
+          .autoOrient()
+          .resize({ width: size, height: size, fit, withoutEnlargement: fit === "inside" })
+          .webp({ quality: 82 })
+          .toBuffer();
+        return [variant, data] as [ImageVariant, Buffer];
+      }),
+    );
+  } catch {
+    throw invalid();
   }
 
   const id = randomUUID();
@@ -76,17 +92,9 @@ export async function storeImage(
   };
   try {
     await storage.put(keys.original, { data: bytes, contentType: IMAGE_CONTENT_TYPES[type] });
-    await Promise.all(
-      (Object.keys(IMAGE_VARIANTS) as ImageVariant[]).map(async (variant) => {
-        const { size, fit } = IMAGE_VARIANTS[variant];
-        const data = await load()
-          .autoOrient()
-          .resize({ width: size, height: size, fit, withoutEnlargement: fit === "inside" })
-          .webp({ quality: 82 })
-          .toBuffer();
-        await storage.put(keys[variant], { data, contentType: "image/webp" });
-      }),
-    );
+    for (const [variant, data] of resized) {
+      await storage.put(keys[variant], { data, contentType: "image/webp" });
+    }
   } catch (error) {
     await deleteImage(storage, keys);
     throw error;
