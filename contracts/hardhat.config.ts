@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import hardhatToolboxViemPlugin from "@nomicfoundation/hardhat-toolbox-viem";
 import { defineConfig } from "hardhat/config";
+import warningsAsErrors from "./plugins/warningsAsErrors.ts";
 
 const require = createRequire(import.meta.url);
 
@@ -24,7 +25,8 @@ const solc = {
 };
 
 export default defineConfig({
-  plugins: [hardhatToolboxViemPlugin],
+  // Compiler warnings are errors: any warning, in contracts or tests, fails the build.
+  plugins: [hardhatToolboxViemPlugin, warningsAsErrors],
   solidity: {
     profiles: {
       default: solc,

@@ -1,2 +1,2 @@
 export { collectiblesAbi } from "./generated/collectiblesAbi.ts";
-export { tokenIdOf, splitTokenId, uuidToBytes16, bytes16ToUuid } from "./tokenId.ts";
+export { bytes16ToUuid, splitTokenId, tokenIdOf, uuidToBytes16 } from "./tokenId.ts";

@@ -24,5 +24,8 @@ export function tokenIdOf(collectibleId: string, claimId: string): bigint {
 export function splitTokenId(tokenId: bigint): { collectibleId: string; claimId: string } {
   const mask = (1n << 128n) - 1n;
   const hex = (n: bigint): Hex => `0x${n.toString(16).padStart(32, "0")}`;
-  return { collectibleId: bytes16ToUuid(hex((tokenId >> 128n) & mask)), claimId: bytes16ToUuid(hex(tokenId & mask)) };
+  return {
+    collectibleId: bytes16ToUuid(hex((tokenId >> 128n) & mask)),
+    claimId: bytes16ToUuid(hex(tokenId & mask)),
+  };
 }

@@ -1,0 +1,806 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { network } from "hardhat";
+import { getAddress, type Hex, parseEventLogs } from "viem";
+import {
+  ADMIN_DELAY,
+  DEFAULT_ADMIN_ROLE,
+  decodeTokenUri,
+  deployCollectibles,
+  MINTER_ROLE,
+  metadata,
+  newId,
+  ON_BATCH_RECEIVED,
+  ON_RECEIVED,
+  RevertType,
+  tokenIdOf,
+  ZERO_ADDRESS,
+  ZERO_ID,
+} from "./helpers.ts";
+
+const { viem, networkHelpers } = await network.create();
+
+const TOTAL = 3n;
+
+/** A deployment with one collectible of three editions, created by the minter. */
+async function withCollectible() {
+  const deployment = await deployCollectibles(viem);
+  const { collectibles, accounts } = deployment;
+  const collectibleId = newId();
+  const organizationId = newId();
+  const creatorId = newId();
+  await collectibles.write.createCollectible(
+    [collectibleId, organizationId, creatorId, TOTAL, metadata],
+    { account: accounts.minter },
+  );
+  const claim = (claimId: Hex, to = accounts.alice) =>
+    collectibles.write.claim([collectibleId, claimId, to], { account: accounts.minter });
+  return { ...deployment, collectibleId, organizationId, creatorId, claim };
+}
+
+describe("Collectibles: createCollectible", () => {
+  it("stores total supply, organization, creator and metadata, readable through collectible()", async () => {
+    const { collectibles, collectibleId, organizationId, creatorId } =
+      await networkHelpers.loadFixture(withCollectible);
+    const info = await collectibles.read.collectible([collectibleId]);
+    assert.equal(info.organizationId, organizationId);
+    assert.equal(info.creatorId, creatorId);
+    assert.equal(info.totalSupply, TOTAL);
+    assert.equal(info.claimed, 0n);
+    assert.deepEqual(info.metadata, metadata);
+    assert.equal(await collectibles.read.claimedCount([collectibleId]), 0n);
+    assert.equal(await collectibles.read.availableCount([collectibleId]), TOTAL);
+  });
+
+  it("emits CollectibleCreated with the three ids, the total supply and the metadata", async () => {
+    const { collectibles, accounts } = await networkHelpers.loadFixture(withCollectible);
+    const [id, organizationId, creatorId] = [newId(), newId(), newId()];
+    await viem.assertions.emitWithArgs(
+      collectibles.write.createCollectible([id, organizationId, creatorId, 10n, metadata], {
+        account: accounts.minter,
+      }),
+      collectibles,
+      "CollectibleCreated",
+      [id, organizationId, creatorId, 10n, metadata],
+    );
+  });
+
+  it("indexes id, organization and creator as event topics so the indexer can filter on them", async () => {
+    const { collectibles } = await networkHelpers.loadFixture(withCollectible);
+    const event = collectibles.abi.find(
+      (item) => item.type === "event" && item.name === "CollectibleCreated",
+    );
+    assert.ok(event?.type === "event");
+    assert.deepEqual(
+      event.inputs.map((input) => [input.name, input.indexed ?? false]),
+      [
+        ["id", true],
+        ["organizationId", true],
+        ["creatorId", true],
+        ["totalSupply", false],
+        ["metadata", false],
+      ],
+    );
+  });
+
+  it("keeps supply and metadata unchanged after claims, transfers and a second create attempt", async () => {
+    const { collectibles, collectibleId, accounts, claim } =
+      await networkHelpers.loadFixture(withCollectible);
+    const before = await collectibles.read.collectible([collectibleId]);
+    await claim(newId());
+    const claimId = newId();
+    await claim(claimId);
+    await collectibles.write.safeTransferFrom(
+      [accounts.alice, accounts.bob, tokenIdOf(collectibleId, claimId), 1n, "0x"],
+      { account: accounts.alice },
+    );
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      collectibles.write.createCollectible(
+        [collectibleId, newId(), newId(), 100n, { ...metadata, name: "Replaced" }],
+        { account: accounts.minter },
+      ),
+      collectibles,
+      "CollectibleAlreadyExists",
+      [collectibleId],
+    );
+    const after = await collectibles.read.collectible([collectibleId]);
+    assert.deepEqual({ ...after, claimed: 0n }, before);
+    assert.equal(after.claimed, 2n);
+  });
+
+  it("reverts with CollectibleAlreadyExists when the id is taken", async () => {
+    const { collectibles, collectibleId, accounts } =
+      await networkHelpers.loadFixture(withCollectible);
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      collectibles.write.createCollectible([collectibleId, newId(), ZERO_ID, 5n, metadata], {
+        account: accounts.minter,
+      }),
+      collectibles,
+      "CollectibleAlreadyExists",
+      [collectibleId],
+    );
+  });
+
+  it("reverts with InvalidCollectibleId when the id is zero", async () => {
+    const { collectibles, accounts } = await networkHelpers.loadFixture(withCollectible);
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      collectibles.write.createCollectible([ZERO_ID, newId(), ZERO_ID, 5n, metadata], {
+        account: accounts.minter,
+      }),
+      collectibles,
+      "InvalidCollectibleId",
+      [],
+    );
+  });
+
+  it("reverts with InvalidTotalSupply when the total supply is zero", async () => {
+    const { collectibles, accounts } = await networkHelpers.loadFixture(withCollectible);
+    const id = newId();
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      collectibles.write.createCollectible([id, newId(), ZERO_ID, 0n, metadata], {
+        account: accounts.minter,
+      }),
+      collectibles,
+      "InvalidTotalSupply",
+      [id],
+    );
+  });
+
+  it("reverts with EmptyName when the name is empty", async () => {
+    const { collectibles, accounts } = await networkHelpers.loadFixture(withCollectible);
+    const id = newId();
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      collectibles.write.createCollectible([id, newId(), ZERO_ID, 5n, { ...metadata, name: "" }], {
+        account: accounts.minter,
+      }),
+      collectibles,
+      "EmptyName",
+      [id],
+    );
+  });
+
+  it("reverts with AccessControlUnauthorizedAccount when the caller lacks MINTER_ROLE", async () => {
+    const { collectibles, accounts } = await networkHelpers.loadFixture(withCollectible);
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      collectibles.write.createCollectible([newId(), newId(), ZERO_ID, 5n, metadata], {
+        account: accounts.admin,
+      }),
+      collectibles,
+      "AccessControlUnauthorizedAccount",
+      [accounts.admin, MINTER_ROLE],
+    );
+  });
+});
+
+describe("Collectibles: claim", () => {
+  it("mints one token with its own id to the receiver and returns that id", async () => {
+    const { collectibles, collectibleId, accounts, claim } =
+      await networkHelpers.loadFixture(withCollectible);
+    const claimId = newId();
+    const expected = tokenIdOf(collectibleId, claimId);
+    const { result } = await collectibles.simulate.claim([collectibleId, claimId, accounts.alice], {
+      account: accounts.minter,
+    });
+    assert.equal(result, expected);
+    await claim(claimId);
+    assert.equal(await collectibles.read.tokenIdOf([collectibleId, claimId]), expected);
+    assert.equal(await collectibles.read.balanceOf([accounts.alice, expected]), 1n);
+    assert.equal(await collectibles.read.holderOf([expected]), accounts.alice);
+    assert.equal(await collectibles.read.isClaimed([collectibleId, claimId]), true);
+  });
+
+  it("gives every claim a different token id and numbers editions 1..total in claim order", async () => {
+    const { collectibles, collectibleId, accounts, claim } =
+      await networkHelpers.loadFixture(withCollectible);
+    const claimIds = [newId(), newId(), newId()];
+    for (const [i, claimId] of claimIds.entries()) {
+      await claim(claimId, i === 1 ? accounts.bob : accounts.alice);
+    }
+    const tokenIds = claimIds.map((claimId) => tokenIdOf(collectibleId, claimId));
+    assert.equal(new Set(tokenIds).size, 3);
+    const editions = await Promise.all(tokenIds.map((id) => collectibles.read.editionOf([id])));
+    assert.deepEqual(editions, [1n, 2n, 3n]);
+  });
+
+  it("counts claims: claimedCount goes up and availableCount down to zero", async () => {
+    const { collectibles, collectibleId, claim } =
+      await networkHelpers.loadFixture(withCollectible);
+    for (let i = 1n; i <= TOTAL; i++) {
+      await claim(newId());
+      assert.equal(await collectibles.read.claimedCount([collectibleId]), i);
+      assert.equal(await collectibles.read.availableCount([collectibleId]), TOTAL - i);
+    }
+  });
+
+  it("emits exactly one TransferSingle(minter, 0x0, receiver, tokenId, 1) and no other event", async () => {
+    const { collectibles, collectibleId, accounts, claim, publicClient } =
+      await networkHelpers.loadFixture(withCollectible);
+    const claimId = newId();
+    const hash = await claim(claimId);
+    const receipt = await publicClient.waitForTransactionReceipt({ hash });
+    assert.equal(receipt.logs.length, 1);
+    const [log] = parseEventLogs({ abi: collectibles.abi, logs: receipt.logs });
+    assert.equal(log?.eventName, "TransferSingle");
+    assert.deepEqual(log?.args, {
+      operator: accounts.minter,
+      from: ZERO_ADDRESS,
+      to: accounts.alice,
+      id: tokenIdOf(collectibleId, claimId),
+      value: 1n,
+    });
+  });
+
+  it("reverts with CollectibleSoldOut once the total is reached", async () => {
+    const { collectibles, collectibleId, claim } =
+      await networkHelpers.loadFixture(withCollectible);
+    for (let i = 0n; i < TOTAL; i++) await claim(newId());
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      claim(newId()),
+      collectibles,
+      "CollectibleSoldOut",
+      [collectibleId, TOTAL],
+    );
+  });
+
+  it("reverts with ClaimAlreadyMinted for a claim id seen before, so a resent claim never mints twice", async () => {
+    const { collectibles, collectibleId, accounts, claim } =
+      await networkHelpers.loadFixture(withCollectible);
+    const claimId = newId();
+    await claim(claimId);
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      claim(claimId, accounts.bob),
+      collectibles,
+      "ClaimAlreadyMinted",
+      [collectibleId, claimId],
+    );
+    assert.equal(await collectibles.read.claimedCount([collectibleId]), 1n);
+  });
+
+  it("accepts the same claim id in another collectible, as a different token", async () => {
+    const { collectibles, collectibleId, accounts, claim } =
+      await networkHelpers.loadFixture(withCollectible);
+    const other = newId();
+    await collectibles.write.createCollectible([other, newId(), ZERO_ID, 1n, metadata], {
+      account: accounts.minter,
+    });
+    const claimId = newId();
+    await claim(claimId);
+    await collectibles.write.claim([other, claimId, accounts.bob], { account: accounts.minter });
+    assert.equal(
+      await collectibles.read.holderOf([tokenIdOf(collectibleId, claimId)]),
+      accounts.alice,
+    );
+    assert.equal(await collectibles.read.holderOf([tokenIdOf(other, claimId)]), accounts.bob);
+  });
+
+  it("reverts with UnknownCollectible for a collectible that was never created", async () => {
+    const { collectibles, accounts } = await networkHelpers.loadFixture(withCollectible);
+    const unknown = newId();
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      collectibles.write.claim([unknown, newId(), accounts.alice], { account: accounts.minter }),
+      collectibles,
+      "UnknownCollectible",
+      [unknown],
+    );
+  });
+
+  it("reverts with ERC1155InvalidReceiver for the zero address", async () => {
+    const { collectibles, claim } = await networkHelpers.loadFixture(withCollectible);
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      claim(newId(), ZERO_ADDRESS),
+      collectibles,
+      "ERC1155InvalidReceiver",
+      [ZERO_ADDRESS],
+    );
+  });
+
+  it("reverts with InvalidClaimId for the zero claim id", async () => {
+    const { collectibles, collectibleId, claim } =
+      await networkHelpers.loadFixture(withCollectible);
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      claim(ZERO_ID),
+      collectibles,
+      "InvalidClaimId",
+      [collectibleId],
+    );
+  });
+
+  it("reverts with AccessControlUnauthorizedAccount for a caller without MINTER_ROLE, even the admin", async () => {
+    const { collectibles, collectibleId, accounts } =
+      await networkHelpers.loadFixture(withCollectible);
+    for (const caller of [accounts.admin, accounts.alice]) {
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        collectibles.write.claim([collectibleId, newId(), caller], { account: caller }),
+        collectibles,
+        "AccessControlUnauthorizedAccount",
+        [caller, MINTER_ROLE],
+      );
+    }
+  });
+
+  it("mints to a contract that accepts ERC-1155 tokens and calls its hook with operator, from, id, value", async () => {
+    const { collectibles, collectibleId, accounts, claim } =
+      await networkHelpers.loadFixture(withCollectible);
+    const receiver = await viem.deployContract("ERC1155ReceiverMock", [
+      ON_RECEIVED,
+      ON_BATCH_RECEIVED,
+      RevertType.None,
+    ]);
+    const claimId = newId();
+    await viem.assertions.emitWithArgs(claim(claimId, receiver.address), receiver, "Received", [
+      accounts.minter,
+      ZERO_ADDRESS,
+      tokenIdOf(collectibleId, claimId),
+      1n,
+      "0x",
+    ]);
+    assert.equal(
+      await collectibles.read.balanceOf([receiver.address, tokenIdOf(collectibleId, claimId)]),
+      1n,
+    );
+  });
+
+  it("reverts with ERC1155InvalidReceiver when a contract receiver answers the wrong value", async () => {
+    const { collectibles, claim } = await networkHelpers.loadFixture(withCollectible);
+    const receiver = await viem.deployContract("ERC1155ReceiverMock", [
+      "0xdeadbeef",
+      ON_BATCH_RECEIVED,
+      RevertType.None,
+    ]);
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      claim(newId(), receiver.address),
+      collectibles,
+      "ERC1155InvalidReceiver",
+      [getAddress(receiver.address)],
+    );
+  });
+
+  it("reverts with ERC1155InvalidReceiver when the receiver contract has no hook", async () => {
+    const { collectibles, claim } = await networkHelpers.loadFixture(withCollectible);
+    const receiver = await viem.deployContract("NonReceiverMock");
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      claim(newId(), receiver.address),
+      collectibles,
+      "ERC1155InvalidReceiver",
+      [getAddress(receiver.address)],
+    );
+  });
+
+  it("passes on the receiver's own revert reason and counts nothing", async () => {
+    const { collectibles, collectibleId, claim } =
+      await networkHelpers.loadFixture(withCollectible);
+    const rejecting = await viem.deployContract("ERC1155ReceiverMock", [
+      ON_RECEIVED,
+      ON_BATCH_RECEIVED,
+      RevertType.RevertWithCustomError,
+    ]);
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      claim(newId(), rejecting.address),
+      rejecting,
+      "CustomError",
+      [ON_RECEIVED],
+    );
+    const withMessage = await viem.deployContract("ERC1155ReceiverMock", [
+      ON_RECEIVED,
+      ON_BATCH_RECEIVED,
+      RevertType.RevertWithMessage,
+    ]);
+    await viem.assertions.revertWith(
+      claim(newId(), withMessage.address),
+      "ERC1155ReceiverMock: reverting",
+    );
+    assert.equal(await collectibles.read.claimedCount([collectibleId]), 0n);
+  });
+});
+
+describe("Collectibles: claimBatch", () => {
+  it("mints every claim of the batch with its own token id and consecutive editions", async () => {
+    const { collectibles, collectibleId, accounts } =
+      await networkHelpers.loadFixture(withCollectible);
+    const claims = [accounts.alice, accounts.bob, accounts.alice].map((to) => ({
+      collectibleId,
+      claimId: newId(),
+      to,
+    }));
+    await collectibles.write.claimBatch([claims], { account: accounts.minter });
+    for (const [i, c] of claims.entries()) {
+      const id = tokenIdOf(c.collectibleId, c.claimId);
+      assert.equal(await collectibles.read.holderOf([id]), c.to);
+      assert.equal(await collectibles.read.editionOf([id]), BigInt(i + 1));
+    }
+    assert.equal(await collectibles.read.availableCount([collectibleId]), 0n);
+  });
+
+  it("emits one TransferSingle per claim, in batch order", async () => {
+    const { collectibles, collectibleId, accounts, publicClient } =
+      await networkHelpers.loadFixture(withCollectible);
+    const claims = [accounts.alice, accounts.bob].map((to) => ({
+      collectibleId,
+      claimId: newId(),
+      to,
+    }));
+    const hash = await collectibles.write.claimBatch([claims], { account: accounts.minter });
+    const receipt = await publicClient.waitForTransactionReceipt({ hash });
+    const logs = parseEventLogs({ abi: collectibles.abi, logs: receipt.logs });
+    assert.deepEqual(
+      logs.map((log) => [log.eventName, log.args]),
+      claims.map((c) => [
+        "TransferSingle",
+        {
+          operator: accounts.minter,
+          from: ZERO_ADDRESS,
+          to: c.to,
+          id: tokenIdOf(c.collectibleId, c.claimId),
+          value: 1n,
+        },
+      ]),
+    );
+  });
+
+  it("mints across several collectibles in one batch", async () => {
+    const { collectibles, collectibleId, accounts } =
+      await networkHelpers.loadFixture(withCollectible);
+    const other = newId();
+    await collectibles.write.createCollectible([other, newId(), ZERO_ID, 2n, metadata], {
+      account: accounts.minter,
+    });
+    const claims = [
+      { collectibleId, claimId: newId(), to: accounts.alice },
+      { collectibleId: other, claimId: newId(), to: accounts.bob },
+      { collectibleId: other, claimId: newId(), to: accounts.alice },
+    ];
+    await collectibles.write.claimBatch([claims], { account: accounts.minter });
+    assert.equal(await collectibles.read.claimedCount([collectibleId]), 1n);
+    assert.equal(await collectibles.read.claimedCount([other]), 2n);
+  });
+
+  it("reverts as a whole with ClaimAlreadyMinted when a claim id repeats inside the batch", async () => {
+    const { collectibles, collectibleId, accounts } =
+      await networkHelpers.loadFixture(withCollectible);
+    const claimId = newId();
+    const first = newId();
+    const claims = [
+      { collectibleId, claimId: first, to: accounts.alice },
+      { collectibleId, claimId, to: accounts.alice },
+      { collectibleId, claimId, to: accounts.bob },
+    ];
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      collectibles.write.claimBatch([claims], { account: accounts.minter }),
+      collectibles,
+      "ClaimAlreadyMinted",
+      [collectibleId, claimId],
+    );
+    assert.equal(await collectibles.read.isClaimed([collectibleId, first]), false);
+    assert.equal(await collectibles.read.claimedCount([collectibleId]), 0n);
+  });
+
+  it("reverts as a whole with ClaimAlreadyMinted when a claim id was minted by an earlier transaction", async () => {
+    const { collectibles, collectibleId, accounts, claim } =
+      await networkHelpers.loadFixture(withCollectible);
+    const claimId = newId();
+    await claim(claimId);
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      collectibles.write.claimBatch(
+        [
+          [
+            { collectibleId, claimId: newId(), to: accounts.bob },
+            { collectibleId, claimId, to: accounts.bob },
+          ],
+        ],
+        { account: accounts.minter },
+      ),
+      collectibles,
+      "ClaimAlreadyMinted",
+      [collectibleId, claimId],
+    );
+    assert.equal(await collectibles.read.claimedCount([collectibleId]), 1n);
+  });
+
+  it("reverts as a whole with CollectibleSoldOut when the batch asks for more than is left", async () => {
+    const { collectibles, collectibleId, accounts, claim } =
+      await networkHelpers.loadFixture(withCollectible);
+    await claim(newId());
+    const claims = [0, 1, 2].map(() => ({ collectibleId, claimId: newId(), to: accounts.bob }));
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      collectibles.write.claimBatch([claims], { account: accounts.minter }),
+      collectibles,
+      "CollectibleSoldOut",
+      [collectibleId, TOTAL],
+    );
+    assert.equal(await collectibles.read.claimedCount([collectibleId]), 1n);
+  });
+
+  it("reverts with EmptyBatch for a batch with no claims", async () => {
+    const { collectibles, accounts } = await networkHelpers.loadFixture(withCollectible);
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      collectibles.write.claimBatch([[]], { account: accounts.minter }),
+      collectibles,
+      "EmptyBatch",
+      [],
+    );
+  });
+
+  it("reverts with UnknownCollectible, ERC1155InvalidReceiver or InvalidClaimId for a bad claim anywhere in the batch", async () => {
+    const { collectibles, collectibleId, accounts } =
+      await networkHelpers.loadFixture(withCollectible);
+    const good = { collectibleId, claimId: newId(), to: accounts.alice };
+    const unknown = newId();
+    const cases = [
+      [
+        { collectibleId: unknown, claimId: newId(), to: accounts.alice },
+        "UnknownCollectible",
+        [unknown],
+      ],
+      [
+        { collectibleId, claimId: newId(), to: ZERO_ADDRESS },
+        "ERC1155InvalidReceiver",
+        [ZERO_ADDRESS],
+      ],
+      [{ collectibleId, claimId: ZERO_ID, to: accounts.alice }, "InvalidClaimId", [collectibleId]],
+    ] as const;
+    for (const [bad, error, args] of cases) {
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        collectibles.write.claimBatch([[good, bad]], { account: accounts.minter }),
+        collectibles,
+        error,
+        [...args],
+      );
+    }
+  });
+
+  it("reverts with ERC1155InvalidReceiver when one receiver contract rejects, minting none", async () => {
+    const { collectibles, collectibleId, accounts } =
+      await networkHelpers.loadFixture(withCollectible);
+    const receiver = await viem.deployContract("NonReceiverMock");
+    const claims = [
+      { collectibleId, claimId: newId(), to: accounts.alice },
+      { collectibleId, claimId: newId(), to: receiver.address },
+    ];
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      collectibles.write.claimBatch([claims], { account: accounts.minter }),
+      collectibles,
+      "ERC1155InvalidReceiver",
+      [getAddress(receiver.address)],
+    );
+    assert.equal(await collectibles.read.claimedCount([collectibleId]), 0n);
+  });
+
+  it("reverts with AccessControlUnauthorizedAccount for a caller without MINTER_ROLE", async () => {
+    const { collectibles, collectibleId, accounts } =
+      await networkHelpers.loadFixture(withCollectible);
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      collectibles.write.claimBatch([[{ collectibleId, claimId: newId(), to: accounts.bob }]], {
+        account: accounts.bob,
+      }),
+      collectibles,
+      "AccessControlUnauthorizedAccount",
+      [accounts.bob, MINTER_ROLE],
+    );
+  });
+});
+
+describe("Collectibles: views", () => {
+  it("collectible, claimedCount and availableCount revert with UnknownCollectible for an unknown id", async () => {
+    const { collectibles } = await networkHelpers.loadFixture(withCollectible);
+    const unknown = newId();
+    for (const read of [
+      collectibles.read.collectible([unknown]),
+      collectibles.read.claimedCount([unknown]),
+      collectibles.read.availableCount([unknown]),
+    ]) {
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        read,
+        collectibles,
+        "UnknownCollectible",
+        [unknown],
+      );
+    }
+  });
+
+  it("holderOf, editionOf and uri revert with TokenDoesNotExist for a token never minted", async () => {
+    const { collectibles, collectibleId } = await networkHelpers.loadFixture(withCollectible);
+    const tokenId = tokenIdOf(collectibleId, newId());
+    for (const read of [
+      collectibles.read.holderOf([tokenId]),
+      collectibles.read.editionOf([tokenId]),
+      collectibles.read.uri([tokenId]),
+    ]) {
+      await viem.assertions.revertWithCustomErrorWithArgs(read, collectibles, "TokenDoesNotExist", [
+        tokenId,
+      ]);
+    }
+  });
+
+  it("isClaimed is false before the claim and for unknown collectibles", async () => {
+    const { collectibles, collectibleId } = await networkHelpers.loadFixture(withCollectible);
+    assert.equal(await collectibles.read.isClaimed([collectibleId, newId()]), false);
+    assert.equal(await collectibles.read.isClaimed([newId(), newId()]), false);
+  });
+});
+
+describe("Collectibles: uri", () => {
+  it("returns base64 JSON metadata: name '<name> #<edition>', description, image and properties", async () => {
+    const { collectibles, collectibleId, claim } =
+      await networkHelpers.loadFixture(withCollectible);
+    await claim(newId());
+    const claimId = newId();
+    await claim(claimId);
+    const json = decodeTokenUri(await collectibles.read.uri([tokenIdOf(collectibleId, claimId)]));
+    assert.deepEqual(json, {
+      name: "Genesis Pass #2",
+      description: metadata.description,
+      image: metadata.image,
+      properties: {
+        edition: 2,
+        total_supply: 3,
+        mime_type: metadata.mimeType,
+        collectible_id: collectibleId,
+      },
+    });
+  });
+
+  it("escapes quotes, backslashes and control characters so the JSON parses back to the same text", async () => {
+    const { collectibles, accounts } = await networkHelpers.loadFixture(withCollectible);
+    const id = newId();
+    const tricky = {
+      name: 'The "Quoted" \\ Backslash\tTab',
+      description: 'Line one\nLine two "with quotes" and \\n literally, \u0001 and </script>',
+      image: 'https://example.com/a"b\\c.png',
+      mimeType: "image/svg+xml",
+    };
+    await collectibles.write.createCollectible([id, newId(), ZERO_ID, 1n, tricky], {
+      account: accounts.minter,
+    });
+    const claimId = newId();
+    await collectibles.write.claim([id, claimId, accounts.alice], { account: accounts.minter });
+    const json = decodeTokenUri(await collectibles.read.uri([tokenIdOf(id, claimId)]));
+    assert.equal(json.name, `${tricky.name} #1`);
+    assert.equal(json.description, tricky.description);
+    assert.equal(json.image, tricky.image);
+    assert.deepEqual(json.properties, {
+      edition: 1,
+      total_supply: 1,
+      mime_type: tricky.mimeType,
+      collectible_id: id,
+    });
+  });
+
+  it("keeps non-ASCII names intact", async () => {
+    const { collectibles, accounts } = await networkHelpers.loadFixture(withCollectible);
+    const id = newId();
+    const name = "Café Ünïcødé 🎟️ 限定";
+    await collectibles.write.createCollectible([id, newId(), ZERO_ID, 1n, { ...metadata, name }], {
+      account: accounts.minter,
+    });
+    const claimId = newId();
+    await collectibles.write.claim([id, claimId, accounts.alice], { account: accounts.minter });
+    const json = decodeTokenUri(await collectibles.read.uri([tokenIdOf(id, claimId)]));
+    assert.equal(json.name, `${name} #1`);
+  });
+
+  it("stays the same after the token changes hands", async () => {
+    const { collectibles, collectibleId, accounts, claim } =
+      await networkHelpers.loadFixture(withCollectible);
+    const claimId = newId();
+    await claim(claimId);
+    const tokenId = tokenIdOf(collectibleId, claimId);
+    const before = await collectibles.read.uri([tokenId]);
+    await collectibles.write.safeTransferFrom([accounts.alice, accounts.bob, tokenId, 1n, "0x"], {
+      account: accounts.alice,
+    });
+    assert.equal(await collectibles.read.uri([tokenId]), before);
+  });
+});
+
+describe("Collectibles: roles", () => {
+  it("grants DEFAULT_ADMIN_ROLE to the admin and MINTER_ROLE to the minter, with the admin delay", async () => {
+    const { collectibles, accounts } = await networkHelpers.loadFixture(withCollectible);
+    assert.equal(await collectibles.read.defaultAdmin(), accounts.admin);
+    assert.equal(await collectibles.read.defaultAdminDelay(), ADMIN_DELAY);
+    assert.equal(await collectibles.read.MINTER_ROLE(), MINTER_ROLE);
+    assert.equal(await collectibles.read.hasRole([MINTER_ROLE, accounts.minter]), true);
+    assert.equal(await collectibles.read.hasRole([MINTER_ROLE, accounts.admin]), false);
+    assert.equal(await collectibles.read.hasRole([DEFAULT_ADMIN_ROLE, accounts.minter]), false);
+  });
+
+  it("lets the admin grant and revoke MINTER_ROLE, and only the admin", async () => {
+    const { collectibles, collectibleId, accounts } =
+      await networkHelpers.loadFixture(withCollectible);
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      collectibles.write.grantRole([MINTER_ROLE, accounts.bob], { account: accounts.minter }),
+      collectibles,
+      "AccessControlUnauthorizedAccount",
+      [accounts.minter, DEFAULT_ADMIN_ROLE],
+    );
+    await viem.assertions.emitWithArgs(
+      collectibles.write.grantRole([MINTER_ROLE, accounts.bob], { account: accounts.admin }),
+      collectibles,
+      "RoleGranted",
+      [MINTER_ROLE, accounts.bob, accounts.admin],
+    );
+    await collectibles.write.claim([collectibleId, newId(), accounts.bob], {
+      account: accounts.bob,
+    });
+    await collectibles.write.revokeRole([MINTER_ROLE, accounts.bob], { account: accounts.admin });
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      collectibles.write.claim([collectibleId, newId(), accounts.bob], { account: accounts.bob }),
+      collectibles,
+      "AccessControlUnauthorizedAccount",
+      [accounts.bob, MINTER_ROLE],
+    );
+  });
+
+  it("transfers the default admin in two steps, accepted only after the delay", async () => {
+    const { collectibles, accounts } = await networkHelpers.loadFixture(withCollectible);
+    await collectibles.write.beginDefaultAdminTransfer([accounts.operator], {
+      account: accounts.admin,
+    });
+    const [pending, schedule] = await collectibles.read.pendingDefaultAdmin();
+    assert.equal(pending, accounts.operator);
+    assert.equal(await collectibles.read.defaultAdmin(), accounts.admin, "nothing changes yet");
+
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      collectibles.write.acceptDefaultAdminTransfer({ account: accounts.operator }),
+      collectibles,
+      "AccessControlEnforcedDefaultAdminDelay",
+      [schedule],
+    );
+    await networkHelpers.time.increaseTo(schedule + 1);
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      collectibles.write.acceptDefaultAdminTransfer({ account: accounts.outsider }),
+      collectibles,
+      "AccessControlInvalidDefaultAdmin",
+      [accounts.outsider],
+    );
+    await collectibles.write.acceptDefaultAdminTransfer({ account: accounts.operator });
+    assert.equal(await collectibles.read.defaultAdmin(), accounts.operator);
+    assert.equal(await collectibles.read.hasRole([DEFAULT_ADMIN_ROLE, accounts.admin]), false);
+  });
+
+  it("refuses to grant DEFAULT_ADMIN_ROLE directly", async () => {
+    const { collectibles, accounts } = await networkHelpers.loadFixture(withCollectible);
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      collectibles.write.grantRole([DEFAULT_ADMIN_ROLE, accounts.operator], {
+        account: accounts.admin,
+      }),
+      collectibles,
+      "AccessControlEnforcedDefaultAdminRules",
+      [],
+    );
+  });
+
+  it("gives no role a way to move or burn a holder's token", async () => {
+    const { collectibles, collectibleId, accounts, claim, publicClient } =
+      await networkHelpers.loadFixture(withCollectible);
+    const claimId = newId();
+    await claim(claimId);
+    const tokenId = tokenIdOf(collectibleId, claimId);
+    for (const caller of [accounts.admin, accounts.minter]) {
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        collectibles.write.safeTransferFrom([accounts.alice, caller, tokenId, 1n, "0x"], {
+          account: caller,
+        }),
+        collectibles,
+        "ERC1155MissingApprovalForAll",
+        [caller, accounts.alice],
+      );
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        collectibles.write.safeBatchTransferFrom([accounts.alice, caller, [tokenId], [1n], "0x"], {
+          account: caller,
+        }),
+        collectibles,
+        "ERC1155MissingApprovalForAll",
+        [caller, accounts.alice],
+      );
+      // No burn entry point exists: a call with burn's selector is refused by the dispatcher.
+      await assert.rejects(
+        publicClient.call({
+          account: caller,
+          to: collectibles.address,
+          data: `0xf5298aca${accounts.alice.slice(2).padStart(64, "0")}${tokenId.toString(16).padStart(64, "0")}${"1".padStart(64, "0")}`,
+        }),
+      );
+    }
+    assert.equal(await collectibles.read.holderOf([tokenId]), accounts.alice);
+  });
+});
