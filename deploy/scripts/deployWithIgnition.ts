@@ -21,6 +21,8 @@ export interface DeployOptions {
   deploymentId?: string;
   /** Folder for `<chainId>.json`; default deploymentsDir() (honours DEPLOYMENTS_DIR). */
   deploymentsDir?: URL;
+  /** Whether someone can answer Ignition's confirmation prompt; default: stdin is a terminal. */
+  interactive?: boolean;
   log?: (line: string) => void;
 }
 
@@ -124,68 +126,83 @@ export async function deployWithIgnition(
     );
   }
 
+  if (
+    chainId !== 31337 &&
+    process.env.HARDHAT_IGNITION_CONFIRM_DEPLOYMENT === undefined &&
+    !(options.interactive ?? process.stdin.isTTY)
+  ) {
+    // Ignition would wait for an answer no one can type (and Node end it with exit code 13).
+    throw new DeployError(
+      `Deploying to chain ${chainId} needs a confirmation: run in a terminal to answer Ignition's ` +
+        "prompt, or set HARDHAT_IGNITION_CONFIRM_DEPLOYMENT=1. Nothing was sent.",
+    );
+  }
+
   const connection = await hre.network.create();
-  const publicClient = await connection.viem.getPublicClient();
-  const [deployer] = await connection.viem.getWalletClients();
-  if (deployer === undefined) {
-    throw new DeployError(
-      `Network "${networkName}" has no account to deploy from (DEPLOYER_PRIVATE_KEY).`,
+  try {
+    const publicClient = await connection.viem.getPublicClient();
+    const [deployer] = await connection.viem.getWalletClients();
+    if (deployer === undefined) {
+      throw new DeployError(
+        `Network "${networkName}" has no account to deploy from (DEPLOYER_PRIVATE_KEY).`,
+      );
+    }
+    const adminDelay = options.adminDelay ?? (chainId === 31337 ? 0n : undefined);
+    const parameters: Record<string, string | number> = {};
+    if (options.admin) parameters.admin = options.admin;
+    if (options.minter) parameters.minter = options.minter;
+    if (adminDelay !== undefined) parameters.adminDelay = Number(adminDelay);
+
+    log(
+      `Deploying Collectibles to chain ${chainId} from ${deployer.account.address}: ` +
+        `admin ${options.admin ?? "deployer"}, minter ${options.minter ?? "deployer"}, ` +
+        `admin delay ${adminDelay ?? "2 days (module default)"}${adminDelay === undefined ? "" : " s"}`,
     );
-  }
-  const adminDelay = options.adminDelay ?? (chainId === 31337 ? 0n : undefined);
-  const parameters: Record<string, string | number> = {};
-  if (options.admin) parameters.admin = options.admin;
-  if (options.minter) parameters.minter = options.minter;
-  if (adminDelay !== undefined) parameters.adminDelay = Number(adminDelay);
 
-  log(
-    `Deploying Collectibles to chain ${chainId} from ${deployer.account.address}: ` +
-      `admin ${options.admin ?? "deployer"}, minter ${options.minter ?? "deployer"}, ` +
-      `admin delay ${adminDelay ?? "2 days (module default)"}${adminDelay === undefined ? "" : " s"}`,
-  );
+    const deploymentId = options.deploymentId ?? `chain-${chainId}`;
+    const result = (await hre.tasks.getTask(["ignition", "deploy"]).run({
+      modulePath: path.join(hre.config.paths.ignition, "modules", "Collectibles.ts"),
+      parameters: JSON.stringify({ [MODULE_ID]: parameters }),
+      deploymentId,
+    })) as { type: string; contracts?: Record<string, { address: string }> } | null;
+    if (result === null) throw new DeployError("Deploy cancelled: nothing was sent.");
+    const address = result.contracts?.[FUTURE_ID]?.address;
+    if (result.type !== "SUCCESSFUL_DEPLOYMENT" || address === undefined) {
+      throw new DeployError(
+        `Ignition did not complete the deployment (${result.type}); see its output above.`,
+      );
+    }
 
-  const deploymentId = options.deploymentId ?? `chain-${chainId}`;
-  const result = (await hre.tasks.getTask(["ignition", "deploy"]).run({
-    modulePath: path.join(hre.config.paths.ignition, "modules", "Collectibles.ts"),
-    parameters: JSON.stringify({ [MODULE_ID]: parameters }),
-    deploymentId,
-  })) as { type: string; contracts?: Record<string, { address: string }> } | null;
-  if (result === null) throw new DeployError("Deploy cancelled: nothing was sent.");
-  const address = result.contracts?.[FUTURE_ID]?.address;
-  if (result.type !== "SUCCESSFUL_DEPLOYMENT" || address === undefined) {
-    throw new DeployError(
-      `Ignition did not complete the deployment (${result.type}); see its output above.`,
+    // The deployment transaction, from Ignition's journal (it survives re-runs that send nothing).
+    const journalDir = path.join(hre.config.paths.ignition, "deployments", deploymentId);
+    const transactions = await listTransactions(
+      journalDir,
+      new HardhatArtifactResolver(hre.artifacts),
     );
-  }
+    const sent = transactions.find(
+      (tx) =>
+        tx.type === "DEPLOYMENT_EXECUTION_STATE" &&
+        tx.status === "SUCCESS" &&
+        tx.address?.toLowerCase() === address.toLowerCase(),
+    );
+    if (sent === undefined) {
+      throw new DeployError(`No successful deployment transaction for ${address} in ${journalDir}`);
+    }
+    const receipt = await publicClient.getTransactionReceipt({ hash: sent.txHash as Hash });
 
-  // The deployment transaction, from Ignition's journal (it survives re-runs that send nothing).
-  const journalDir = path.join(hre.config.paths.ignition, "deployments", deploymentId);
-  const transactions = await listTransactions(
-    journalDir,
-    new HardhatArtifactResolver(hre.artifacts),
-  );
-  const sent = transactions.find(
-    (tx) =>
-      tx.type === "DEPLOYMENT_EXECUTION_STATE" &&
-      tx.status === "SUCCESS" &&
-      tx.address?.toLowerCase() === address.toLowerCase(),
-  );
-  if (sent === undefined) {
-    throw new DeployError(`No successful deployment transaction for ${address} in ${journalDir}`);
+    const deployment: Deployment = {
+      chainId,
+      contract: "Collectibles",
+      address: getAddress(address),
+      deployBlock: Number(receipt.blockNumber),
+      deployTransaction: receipt.transactionHash,
+    };
+    const file = writeDeployment(deployment, options.deploymentsDir ?? deploymentsDir());
+    log(
+      `Collectibles at ${deployment.address}, block ${deployment.deployBlock}: wrote ${file.pathname}`,
+    );
+    return deployment;
+  } finally {
+    await connection.close();
   }
-  const receipt = await publicClient.getTransactionReceipt({ hash: sent.txHash as Hash });
-
-  const deployment: Deployment = {
-    chainId,
-    contract: "Collectibles",
-    address: getAddress(address),
-    deployBlock: Number(receipt.blockNumber),
-    deployTransaction: receipt.transactionHash,
-  };
-  const file = writeDeployment(deployment, options.deploymentsDir ?? deploymentsDir());
-  log(
-    `Collectibles at ${deployment.address}, block ${deployment.deployBlock}: wrote ${file.pathname}`,
-  );
-  await connection.close();
-  return deployment;
 }
