@@ -51,6 +51,7 @@ contract Collectibles is ICollectibles, AccessControlDefaultAdminRules {
 
     mapping(address holder => mapping(address operator => bool)) private _operatorApprovals;
 
+    /// @notice Deploys with a default admin and, optionally, a first minter.
     /// @param adminDelay Seconds a default admin transfer must wait before it can be accepted.
     /// @param admin Initial default admin (grants and revokes roles).
     /// @param minter Initial minter; zero to grant the role later.
@@ -111,7 +112,7 @@ contract Collectibles is ICollectibles, AccessControlDefaultAdminRules {
         if (claimed >= totalSupply) revert CollectibleSoldOut(collectibleId, totalSupply);
         // Cannot overflow: claimed < totalSupply <= type(uint64).max.
         unchecked {
-            claimed += 1;
+            ++claimed;
         }
         supply.claimed = claimed;
 
@@ -180,6 +181,8 @@ contract Collectibles is ICollectibles, AccessControlDefaultAdminRules {
         bytes16 collectibleId = bytes16(uint128(tokenId >> 128));
         Record storage record = _collectibles[collectibleId];
         Metadata storage metadata = record.metadata;
+        // JSON needs double quotes inside the literals, so these literals use single quotes.
+        // solhint-disable quotes
         bytes memory json = abi.encodePacked(
             '{"name":"',
             Strings.escapeJSON(string.concat(metadata.name, " #", edition.toString())),
@@ -197,6 +200,7 @@ contract Collectibles is ICollectibles, AccessControlDefaultAdminRules {
             Strings.toHexString(uint256(uint128(collectibleId)), 16),
             '"}}'
         );
+        // solhint-enable quotes
         return string.concat("data:application/json;base64,", Base64.encode(json));
     }
 

@@ -811,6 +811,7 @@ contract AccessControlTest is CollectiblesTestBase {
         address[2] memory roles = [ADMIN, MINTER];
         for (uint256 i = 0; i < roles.length; ++i) {
             vm.startPrank(roles[i]);
+            // solhint-disable-next-line avoid-low-level-calls
             (bool burnt,) = address(collectibles).call(
                 abi.encodeWithSignature("burn(address,uint256,uint256)", ALICE, tokenId, 1)
             );

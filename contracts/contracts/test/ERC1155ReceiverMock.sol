@@ -5,6 +5,7 @@ import {IERC1155Receiver} from "@openzeppelin/contracts/token/ERC1155/IERC1155Re
 import {IERC165} from "@openzeppelin/contracts/utils/introspection/IERC165.sol";
 
 /**
+ * @title ERC1155ReceiverMock
  * @notice Test receiver whose ERC-1155 hooks answer with configurable values or revert in a chosen
  * way, modelled on OpenZeppelin's own `ERC1155ReceiverMock`. It records every call in an event so
  * tests can check the arguments a token contract passed.
@@ -20,9 +21,19 @@ contract ERC1155ReceiverMock is IERC1155Receiver {
     }
 
     /// @notice `onERC1155Received` was called with these arguments.
+    /// @param operator Caller of the token contract.
+    /// @param from Previous holder (zero for a mint).
+    /// @param id Token id.
+    /// @param value Amount.
+    /// @param data Data passed along with the transfer.
     event Received(address operator, address from, uint256 id, uint256 value, bytes data);
 
     /// @notice `onERC1155BatchReceived` was called with these arguments.
+    /// @param operator Caller of the token contract.
+    /// @param from Previous holder.
+    /// @param ids Token ids.
+    /// @param values Amounts, one per id.
+    /// @param data Data passed along with the transfer.
     event BatchReceived(address operator, address from, uint256[] ids, uint256[] values, bytes data);
 
     /// @notice Raised by a hook configured with `RevertWithCustomError`.
@@ -85,6 +96,7 @@ contract ERC1155ReceiverMock is IERC1155Receiver {
     }
 }
 
+/// @title NonReceiverMock
 /// @notice A contract with no ERC-1155 hooks at all: tokens sent to it must be refused.
 contract NonReceiverMock {
     /// @notice Anything, so the contract has code.
