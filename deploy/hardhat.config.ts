@@ -10,6 +10,7 @@
  *   RPC_URL, CHAIN_ID, DEPLOYER_PRIVATE_KEY          the `live` network
  *   ETHERSCAN_API_KEY, ETHERSCAN_URL, ETHERSCAN_API_URL   Etherscan-compatible explorers
  *   BLOCKSCOUT_URL, BLOCKSCOUT_API_URL, BLOCKSCOUT_API_KEY Blockscout
+ *   SOURCIFY_API_URL                                 a self-hosted Sourcify
  *   LOCAL_RPC_URL                                    the `localhost` network (default :8545)
  */
 import { createRequire } from "node:module";
@@ -110,6 +111,7 @@ export default defineConfig({
       enabled: true,
       ...(env.BLOCKSCOUT_API_KEY ? { apiKey: configVariable("BLOCKSCOUT_API_KEY") } : {}),
     },
-    sourcify: { enabled: true },
+    // Sourcify's public server unless SOURCIFY_API_URL names a self-hosted one.
+    sourcify: { enabled: true, ...(env.SOURCIFY_API_URL ? { apiUrl: env.SOURCIFY_API_URL } : {}) },
   },
 });
