@@ -9,7 +9,7 @@ import path from "node:path";
 import { tokenIdOf } from "@collectibles/contracts";
 import { deployCollectibles, type LocalChain, startLocalChain } from "@collectibles/deploy/testing";
 import type { Address, TransactionReceipt } from "viem";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import {
   createIndexerReader,
   type IndexerReader,
@@ -24,23 +24,13 @@ import {
   type TestDatabase,
 } from "../testing/startIndexer.ts";
 import { type ChainActions, chainActions } from "./chainActions.ts";
+import { waitUntil } from "./waitUntil.ts";
 
 export type DatabaseKind = "pglite" | "postgres";
 
 /** Where the PostgreSQL variant creates its databases; `.ci/run` and scripts/ci-postgres.sh set it up. */
 export const DEFAULT_TEST_DATABASE_URL =
   "postgres://collectibles:collectibles@127.0.0.1:5432/collectibles_test";
-
-/** Polls `check` until it returns true; fails with `what` after `timeoutMs`. */
-export async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > deadline)
-      throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 export function defineIndexerSuite(kind: DatabaseKind) {
   describe(`indexer on ${kind}`, () => {
@@ -88,20 +78,31 @@ export function defineIndexerSuite(kind: DatabaseKind) {
       return address;
     };
 
+    /** Why setting up failed: every test then fails with it (skipped tests would hide it). */
+    let setupError: unknown;
+
     beforeAll(async () => {
-      // A database of its own first: when PostgreSQL is down this fails at once, before the chain.
-      if (kind === "postgres") {
-        database = await createTestDatabase(
-          process.env.TEST_DATABASE_URL || DEFAULT_TEST_DATABASE_URL,
-        );
+      try {
+        // A database of its own first: when PostgreSQL is down this fails at once, before the chain.
+        if (kind === "postgres") {
+          database = await createTestDatabase(
+            process.env.TEST_DATABASE_URL || DEFAULT_TEST_DATABASE_URL,
+          );
+        }
+        deploymentsDir = mkdtempSync(path.join(tmpdir(), "indexer-deployments-"));
+        dataDir = mkdtempSync(path.join(tmpdir(), "indexer-data-"));
+        chain = await startLocalChain();
+        const deployment = await deployCollectibles({ rpcUrl: chain.rpcUrl, deploymentsDir });
+        contractAddress = deployment.address.toLowerCase() as Address;
+        actions = chainActions(chain.rpcUrl, deployment.address);
+        await start();
+      } catch (error) {
+        setupError = error;
       }
-      deploymentsDir = mkdtempSync(path.join(tmpdir(), "indexer-deployments-"));
-      dataDir = mkdtempSync(path.join(tmpdir(), "indexer-data-"));
-      chain = await startLocalChain();
-      const deployment = await deployCollectibles({ rpcUrl: chain.rpcUrl, deploymentsDir });
-      contractAddress = deployment.address.toLowerCase() as Address;
-      actions = chainActions(chain.rpcUrl, deployment.address);
-      await start();
+    });
+
+    beforeEach(() => {
+      if (setupError) throw setupError;
     });
 
     afterAll(async () => {
