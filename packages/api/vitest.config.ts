@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 // Every test file runs twice: once on PGlite and once on PostgreSQL (TEST_DATABASE_URL, which
@@ -7,6 +8,12 @@ export default defineConfig({
   test: {
     include: ["src/**/*.test.ts"],
     testTimeout: 30_000,
+    // Files wait on databases as much as they compute: one more worker than cores keeps both
+    // cores busy (vitest's default leaves one idle on a 2-core CI machine).
+    maxWorkers: availableParallelism() + 1,
+    // Test files share nothing but imported modules (each opens its own database and server),
+    // so a worker keeps its module cache between files instead of re-importing the app.
+    isolate: false,
     hookTimeout: 60_000,
     projects: [
       {

@@ -13,10 +13,10 @@ import { type Env, parseEnv } from "../env.ts";
 import { LocalImageStorage } from "../images/imageStorage.ts";
 import { createLogger, type Logger } from "../logger.ts";
 import { createWallets, type Wallets } from "../wallets/wallets.ts";
+import { TEST_MNEMONIC } from "./constants.ts";
 import { createTestDatabase, type TestDatabase } from "./testDatabase.ts";
 
-/** Hardhat's well-known development mnemonic: index 0 is 0xf39F...2266. */
-export const TEST_MNEMONIC = "test test test test test test test test test test test junk";
+export { TEST_MNEMONIC } from "./constants.ts";
 
 export interface CallOptions {
   /** The API key to send as the Basic username; `null` sends no Authorization header. */

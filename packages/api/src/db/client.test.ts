@@ -1,0 +1,66 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { createPostgresDatabase, testDriver } from "../test/testDatabase.ts";
+import { openDatabase } from "./client.ts";
+import { DirLockedError } from "./dirLock.ts";
+import { rowsOf } from "./rows.ts";
+
+const TABLES = ["api_keys", "organizations", "settings", "users"];
+
+async function tables(db: Awaited<ReturnType<typeof openDatabase>>["db"]) {
+  const result = await db.execute(
+    sql`select table_name from information_schema.tables where table_schema = 'public' order by 1`,
+  );
+  return rowsOf<{ table_name: string }>(result).map((row) => row.table_name);
+}
+
+describe.runIf(testDriver() === "pglite")("openDatabase on PGlite", () => {
+  // Creating a PGlite folder from nothing runs initdb: seconds, so one test covers the lifecycle.
+  it("creates, migrates and reopens a data folder held by one process at a time", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "api-pglite-"));
+    const dataDir = path.join(dir, "pglite");
+    try {
+      const first = await openDatabase({ driver: "pglite", dataDir });
+      expect(await tables(first.db)).toEqual(TABLES);
+      await first.db.execute(sql`insert into settings (key, value) values ('probe', 'kept')`);
+      await expect(openDatabase({ driver: "pglite", dataDir })).rejects.toThrow(DirLockedError);
+      await first.close();
+      expect(fs.existsSync(`${dataDir}.lock`)).toBe(false);
+      await expect(first.ping()).rejects.toThrow();
+
+      // A lock left by a process that no longer runs is taken over.
+      fs.writeFileSync(`${dataDir}.lock`, "999999999");
+      const second = await openDatabase({ driver: "pglite", dataDir });
+      const result = await second.db.execute(sql`select value from settings where key = 'probe'`);
+      expect(rowsOf<{ value: string }>(result)).toEqual([{ value: "kept" }]);
+      await second.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+describe.runIf(testDriver() === "postgres")("openDatabase on PostgreSQL", () => {
+  it("migrates an empty database once even when several processes start together", async () => {
+    const created = await createPostgresDatabase();
+    try {
+      const handles = await Promise.all(
+        [1, 2, 3].map(() => openDatabase({ driver: "postgres", url: created.url, poolSize: 2 })),
+      );
+      for (const handle of handles) expect(await tables(handle.db)).toEqual(TABLES);
+      await handles[0]?.ping();
+      await Promise.all(handles.map((handle) => handle.close()));
+    } finally {
+      await created.drop();
+    }
+  });
+
+  it("fails to open an unreachable server", async () => {
+    await expect(
+      openDatabase({ driver: "postgres", url: "postgres://nobody:x@127.0.0.1:1/none" }),
+    ).rejects.toThrow();
+  });
+});

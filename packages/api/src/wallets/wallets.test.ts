@@ -1,0 +1,52 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { inspect } from "node:util";
+import { english, generateMnemonic, mnemonicToAccount } from "viem/accounts";
+import { describe, expect, it } from "vitest";
+import { isValidMnemonic } from "../env.ts";
+import { TEST_MNEMONIC } from "../test/constants.ts";
+import { createWallets, loadOrCreateMnemonic } from "./wallets.ts";
+
+describe("createWallets", () => {
+  it("derives m/44'/60'/0'/0/<index> like every BIP-44 wallet", () => {
+    const wallets = createWallets(TEST_MNEMONIC);
+    // Hardhat's first two development accounts.
+    expect(wallets.addressAt(0)).toBe("0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266");
+    expect(wallets.addressAt(1)).toBe("0x70997970C51812dc3A010C7d01b50e0d17dc79C8");
+    const other = generateMnemonic(english);
+    expect(createWallets(other).addressAt(7)).toBe(
+      mnemonicToAccount(other, { addressIndex: 7 }).address,
+    );
+    expect(wallets.fingerprint).toBe(wallets.addressAt(0));
+  });
+
+  it("holds the mnemonic out of reach of serialisation", () => {
+    const wallets = createWallets(TEST_MNEMONIC);
+    expect(JSON.stringify(wallets)).not.toContain("junk");
+    expect(inspect(wallets, { depth: 10, showHidden: true })).not.toContain("junk");
+  });
+
+  it("refuses indexes outside the non-hardened range", () => {
+    const wallets = createWallets(TEST_MNEMONIC);
+    expect(() => wallets.addressAt(-1)).toThrow(RangeError);
+    expect(() => wallets.addressAt(2 ** 31)).toThrow(RangeError);
+  });
+});
+
+describe("loadOrCreateMnemonic", () => {
+  it("generates a valid mnemonic into a 0600 file once, then reads it back", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "api-mnemonic-"));
+    try {
+      const file = path.join(dir, "nested", "mnemonic");
+      const first = loadOrCreateMnemonic(file);
+      expect(first.created).toBe(true);
+      expect(isValidMnemonic(first.mnemonic)).toBe(true);
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+      const second = loadOrCreateMnemonic(file);
+      expect(second).toEqual({ mnemonic: first.mnemonic, created: false });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
