@@ -108,11 +108,15 @@ function isFresh(): boolean {
 
 function runBuild(): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(node22(), [hardhatCli(deployRoot), "build", "--quiet"], {
-      cwd: deployRoot,
-      env: childEnv(),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      node22(),
+      [hardhatCli(deployRoot), "build", "--build-profile", "production", "--quiet"],
+      {
+        cwd: deployRoot,
+        env: childEnv(),
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let output = "";
     child.stdout.on("data", (chunk) => {
       output += chunk;
