@@ -87,38 +87,59 @@ contract Collectibles is ICollectibles, AccessControlDefaultAdminRules {
         onlyRole(MINTER_ROLE)
         returns (uint256 tokenId)
     {
-        tokenId = _claim(collectibleId, claimId, to);
+        uint256 edition = _countClaims(collectibleId, 1);
+        tokenId = _mintClaim(collectibleId, claimId, to, edition);
     }
 
     /// @inheritdoc ICollectibles
     function claimBatch(Claim[] calldata claims) external onlyRole(MINTER_ROLE) {
         if (claims.length == 0) revert EmptyBatch();
-        for (uint256 i = 0; i < claims.length; ++i) {
-            Claim calldata c = claims[i];
-            _claim(c.collectibleId, c.claimId, c.to);
+        uint256 i = 0;
+        while (i < claims.length) {
+            // Consecutive claims of one collectible (a "run") are counted against its supply with a
+            // single counter update, then minted one by one with consecutive editions.
+            bytes16 collectibleId = claims[i].collectibleId;
+            uint256 end = i + 1;
+            while (end < claims.length && claims[end].collectibleId == collectibleId) ++end;
+            uint256 edition = _countClaims(collectibleId, end - i);
+            for (; i < end; ++i) {
+                Claim calldata c = claims[i];
+                _mintClaim(collectibleId, c.claimId, c.to, edition);
+                ++edition;
+            }
         }
     }
 
-    /// @dev Counts the claim against the supply, records the token, emits the mint, then calls a
-    /// contract receiver last (checks, effects, interactions).
-    function _claim(bytes16 collectibleId, bytes16 claimId, address to) private returns (uint256 tokenId) {
+    /// @dev Counts `count` claims against the collectible's supply, or reverts when it is unknown
+    /// or they do not fit, and returns the first of their edition numbers. It runs before any of
+    /// their tokens is minted, so every receiver hook called later already sees them counted
+    /// (checks, effects, interactions): a re-entrant claim can never pass the total.
+    function _countClaims(bytes16 collectibleId, uint256 count) private returns (uint256 firstEdition) {
+        Supply storage supply = _collectibles[collectibleId].supply;
+        uint256 totalSupply = supply.totalSupply;
+        uint256 claimed = supply.claimed;
+        if (totalSupply == 0) revert UnknownCollectible(collectibleId);
+        uint256 newClaimed = claimed + count;
+        if (newClaimed > totalSupply) revert CollectibleSoldOut(collectibleId, uint64(totalSupply));
+        supply.claimed = uint64(newClaimed); // fits: newClaimed <= totalSupply, a uint64
+        // Cannot overflow: claimed is a uint64 read into 256 bits.
+        unchecked {
+            firstEdition = claimed + 1;
+        }
+    }
+
+    /// @dev Records the token of one claim (refusing a claim id seen before), emits the mint, then
+    /// calls a contract receiver last.
+    function _mintClaim(bytes16 collectibleId, bytes16 claimId, address to, uint256 edition)
+        private
+        returns (uint256 tokenId)
+    {
         if (to == address(0)) revert ERC1155InvalidReceiver(address(0));
         if (claimId == 0) revert InvalidClaimId(collectibleId);
 
-        Supply storage supply = _collectibles[collectibleId].supply;
-        uint64 totalSupply = supply.totalSupply;
-        uint64 claimed = supply.claimed;
-        if (totalSupply == 0) revert UnknownCollectible(collectibleId);
-        if (claimed >= totalSupply) revert CollectibleSoldOut(collectibleId, totalSupply);
-        // Cannot overflow: claimed < totalSupply <= type(uint64).max.
-        unchecked {
-            ++claimed;
-        }
-        supply.claimed = claimed;
-
         tokenId = _tokenIdOf(collectibleId, claimId);
         if (_tokens[tokenId] != 0) revert ClaimAlreadyMinted(collectibleId, claimId);
-        _tokens[tokenId] = (uint256(claimed) << 160) | uint160(to);
+        _tokens[tokenId] = (edition << 160) | uint160(to);
 
         emit TransferSingle(msg.sender, address(0), to, tokenId, 1);
         ERC1155Utils.checkOnERC1155Received(msg.sender, address(0), to, tokenId, 1, "");

@@ -204,11 +204,13 @@ contract CollectiblesHandler {
     }
 
     function claimBatch(uint256 seed, uint256 sizeSeed) external {
-        uint256 size = 1 + (sizeSeed % 4);
+        uint256 size = 1 + (sizeSeed % 6);
         ICollectibles.Claim[] memory claims = new ICollectibles.Claim[](size);
         for (uint256 i = 0; i < size; ++i) {
             uint256 s = uint256(keccak256(abi.encode(seed, i)));
-            claims[i] = ICollectibles.Claim(_collectibleId(s), _claimId(s >> 64), _actor(s >> 128));
+            // Mostly the same collectible as the claim before, so batches hold runs of one collectible.
+            bytes16 collectibleId = i > 0 && s % 4 != 0 ? claims[i - 1].collectibleId : _collectibleId(s >> 8);
+            claims[i] = ICollectibles.Claim(collectibleId, _claimId(s >> 64), _actor(s >> 128));
         }
         bytes memory expected = _predictClaims(claims);
         try collectibles.claimBatch(claims) {
@@ -316,29 +318,39 @@ contract CollectiblesHandler {
     }
 
     /// @dev The revert a list of claims must produce (empty when it must succeed), applying the
-    /// contract's rules in its order: unknown collectible, sold out, claim id seen, receiver refuses.
+    /// contract's rules in its order: each run of consecutive claims of one collectible is counted
+    /// first (unknown collectible, then sold out for the whole run), then its claims are minted one
+    /// by one (claim id seen before, receiver refuses).
     function _predictClaims(ICollectibles.Claim[] memory claims) private view returns (bytes memory) {
         uint256[] memory tokens = new uint256[](claims.length);
-        for (uint256 i = 0; i < claims.length; ++i) {
-            ICollectibles.Claim memory c = claims[i];
-            uint256 tokenId = collectibles.tokenIdOf(c.collectibleId, c.claimId);
-            if (!created[c.collectibleId]) {
-                return abi.encodeWithSelector(ICollectibles.UnknownCollectible.selector, c.collectibleId);
-            }
-            uint256 pending = 0;
-            bool seen = mintCount[tokenId] != 0;
+        uint256 i = 0;
+        while (i < claims.length) {
+            bytes16 id = claims[i].collectibleId;
+            uint256 end = i + 1;
+            while (end < claims.length && claims[end].collectibleId == id) ++end;
+            if (!created[id]) return abi.encodeWithSelector(ICollectibles.UnknownCollectible.selector, id);
+            uint256 counted = modelClaimed[id];
             for (uint256 j = 0; j < i; ++j) {
-                if (claims[j].collectibleId == c.collectibleId) ++pending;
-                if (tokens[j] == tokenId) seen = true;
+                if (claims[j].collectibleId == id) ++counted;
             }
-            if (modelClaimed[c.collectibleId] + pending >= modelTotal[c.collectibleId]) {
-                return abi.encodeWithSelector(
-                    ICollectibles.CollectibleSoldOut.selector, c.collectibleId, modelTotal[c.collectibleId]
-                );
+            if (counted + (end - i) > modelTotal[id]) {
+                return abi.encodeWithSelector(ICollectibles.CollectibleSoldOut.selector, id, modelTotal[id]);
             }
-            if (seen) return abi.encodeWithSelector(ICollectibles.ClaimAlreadyMinted.selector, c.collectibleId, c.claimId);
-            if (c.to == _actors[4]) return abi.encodeWithSelector(IERC1155Errors.ERC1155InvalidReceiver.selector, c.to);
-            tokens[i] = tokenId;
+            for (; i < end; ++i) {
+                ICollectibles.Claim memory c = claims[i];
+                uint256 tokenId = collectibles.tokenIdOf(c.collectibleId, c.claimId);
+                bool seen = mintCount[tokenId] != 0;
+                for (uint256 j = 0; j < i; ++j) {
+                    if (tokens[j] == tokenId) seen = true;
+                }
+                if (seen) {
+                    return abi.encodeWithSelector(ICollectibles.ClaimAlreadyMinted.selector, c.collectibleId, c.claimId);
+                }
+                if (c.to == _actors[4]) {
+                    return abi.encodeWithSelector(IERC1155Errors.ERC1155InvalidReceiver.selector, c.to);
+                }
+                tokens[i] = tokenId;
+            }
         }
         return "";
     }

@@ -13,6 +13,7 @@ import {IERC165} from "@openzeppelin/contracts/utils/introspection/IERC165.sol";
 import {Collectibles} from "../contracts/Collectibles.sol";
 import {ICollectibles} from "../contracts/interfaces/ICollectibles.sol";
 import {ERC1155ReceiverMock, NonReceiverMock} from "../contracts/test/ERC1155ReceiverMock.sol";
+import {ReentrantMinterMock} from "../contracts/test/ReentrantMinterMock.sol";
 import {CollectiblesTestBase} from "./utils/CollectiblesTestBase.sol";
 
 /// @notice createCollectible: stores an immutable record, and every way it can refuse.
@@ -262,6 +263,34 @@ contract ClaimBatchTest is CollectiblesTestBase {
         vm.assertEq(collectibles.editionOf(second), 1, "edition in second");
     }
 
+    function test_claimBatch_NumbersEditionsAcrossInterleavedCollectibles() public {
+        _create(SECOND, 3);
+        ICollectibles.Claim[] memory claims = new ICollectibles.Claim[](5);
+        claims[0] = ICollectibles.Claim(COLLECTIBLE, CLAIM_1, ALICE);
+        claims[1] = ICollectibles.Claim(SECOND, CLAIM_1, ALICE);
+        claims[2] = ICollectibles.Claim(SECOND, CLAIM_2, BOB);
+        claims[3] = ICollectibles.Claim(COLLECTIBLE, CLAIM_2, BOB);
+        claims[4] = ICollectibles.Claim(SECOND, CLAIM_3, BOB);
+        _batch(claims);
+        vm.assertEq(collectibles.editionOf(_tokenId(COLLECTIBLE, CLAIM_1)), 1, "first, 1");
+        vm.assertEq(collectibles.editionOf(_tokenId(COLLECTIBLE, CLAIM_2)), 2, "first, 2");
+        vm.assertEq(collectibles.editionOf(_tokenId(SECOND, CLAIM_1)), 1, "second, 1");
+        vm.assertEq(collectibles.editionOf(_tokenId(SECOND, CLAIM_2)), 2, "second, 2");
+        vm.assertEq(collectibles.editionOf(_tokenId(SECOND, CLAIM_3)), 3, "second, 3");
+        vm.assertEq(collectibles.claimedCount(COLLECTIBLE), 2, "first counted");
+        vm.assertEq(collectibles.claimedCount(SECOND), 3, "second counted");
+    }
+
+    function test_claimBatch_RevertsWithSoldOutBeforeMintingAnyClaimOfARunThatDoesNotFit() public {
+        ICollectibles.Claim[] memory claims = new ICollectibles.Claim[](4);
+        claims[0] = ICollectibles.Claim(COLLECTIBLE, CLAIM_1, ALICE);
+        claims[1] = ICollectibles.Claim(COLLECTIBLE, CLAIM_1, ALICE);
+        claims[2] = ICollectibles.Claim(COLLECTIBLE, CLAIM_2, ALICE);
+        claims[3] = ICollectibles.Claim(COLLECTIBLE, CLAIM_3, ALICE);
+        vm.expectRevert(abi.encodeWithSelector(ICollectibles.CollectibleSoldOut.selector, COLLECTIBLE, TOTAL));
+        _batch(claims);
+    }
+
     function test_claimBatch_RevertsWhenEmpty() public {
         vm.expectRevert(abi.encodeWithSelector(ICollectibles.EmptyBatch.selector));
         _batch(new ICollectibles.Claim[](0));
@@ -327,6 +356,52 @@ contract ClaimBatchTest is CollectiblesTestBase {
     function _batch(ICollectibles.Claim[] memory claims) internal {
         vm.prank(MINTER);
         collectibles.claimBatch(claims);
+    }
+}
+
+/// @notice A receiver that is also a minter re-enters claim from its hook: the cap and the edition
+/// numbers hold, because claims are counted before any receiver hook runs.
+contract ReentrancyTest is CollectiblesTestBase {
+    bytes16 internal constant SMALL = bytes16(0x44444444444444444444444444444444);
+    ReentrantMinterMock internal receiver;
+
+    function setUp() public override {
+        super.setUp();
+        receiver = new ReentrantMinterMock(collectibles);
+        vm.prank(ADMIN);
+        collectibles.grantRole(MINTER_ROLE, address(receiver));
+        _create(SMALL, 2);
+    }
+
+    function test_claimBatch_CountsTheWholeRunBeforeAnyReceiverHook() public {
+        receiver.arm(SMALL, CLAIM_3);
+        ICollectibles.Claim[] memory claims = new ICollectibles.Claim[](2);
+        claims[0] = ICollectibles.Claim(SMALL, CLAIM_1, address(receiver));
+        claims[1] = ICollectibles.Claim(SMALL, CLAIM_2, ALICE);
+        vm.prank(MINTER);
+        collectibles.claimBatch(claims);
+
+        vm.assertEq(receiver.claimedSeen(), 2, "the hook already sees both claims counted");
+        vm.assertFalse(receiver.reentered(), "re-entrant claim refused");
+        vm.assertEq(
+            receiver.reentryError(),
+            abi.encodeWithSelector(ICollectibles.CollectibleSoldOut.selector, SMALL, uint64(2)),
+            "refused as sold out"
+        );
+        vm.assertEq(collectibles.claimedCount(SMALL), 2, "claimed == total");
+        vm.assertEq(collectibles.editionOf(_tokenId(SMALL, CLAIM_1)), 1, "edition 1");
+        vm.assertEq(collectibles.editionOf(_tokenId(SMALL, CLAIM_2)), 2, "edition 2");
+    }
+
+    function test_claim_GivesAReentrantClaimTheNextEdition() public {
+        receiver.arm(SMALL, CLAIM_2);
+        _claim(SMALL, CLAIM_1, address(receiver));
+        vm.assertTrue(receiver.reentered(), "re-entrant claim minted");
+        vm.assertEq(receiver.claimedSeen(), 1, "hook saw its own claim counted");
+        vm.assertEq(collectibles.editionOf(_tokenId(SMALL, CLAIM_1)), 1, "outer claim");
+        vm.assertEq(collectibles.editionOf(_tokenId(SMALL, CLAIM_2)), 2, "re-entrant claim");
+        vm.expectRevert(abi.encodeWithSelector(ICollectibles.CollectibleSoldOut.selector, SMALL, uint64(2)));
+        _claim(SMALL, CLAIM_3, ALICE);
     }
 }
 

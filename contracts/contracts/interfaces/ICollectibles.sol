@@ -122,7 +122,9 @@ interface ICollectibles is IERC1155MetadataURI, IERC1155Errors {
     function claim(bytes16 collectibleId, bytes16 claimId, address to) external returns (uint256 tokenId);
 
     /// @notice Mints every claim of the batch in one transaction, or none of them.
-    /// @dev Reverts as `claim` does on the first claim that cannot be minted.
+    /// @dev Reverts with the errors of `claim`. Consecutive claims of one collectible are counted
+    /// against its supply together, before any of them is minted: when they do not all fit, the
+    /// batch reverts with `CollectibleSoldOut` even if one of them would also fail another check.
     /// @param claims The claims, in the order their editions are numbered.
     function claimBatch(Claim[] calldata claims) external;
 
