@@ -214,6 +214,17 @@ describe("organization images", () => {
     expect((await fetch(replaced.body.data.logo.thumb)).status).toBe(404);
   });
 
+  it("accepts a new cover as a multipart file in PATCH", async () => {
+    const created = await t.call("POST", "/organizations", { json: { name: "Patch Form" } });
+    const form = new FormData();
+    form.set("description", "now with a cover");
+    form.set("cover", new Blob([await image(600, 300, "png")]), "cover.png");
+    const res = await t.call("PATCH", `/organizations/${created.body.data.id}`, { body: form });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ description: "now with a cover", logo: null });
+    expect((await variants(res.body.data.cover)).medium).toMatchObject({ width: 512, height: 256 });
+  });
+
   it("answers 404 JSON for unknown images and paths outside the store", async () => {
     for (const path of [
       "/images/00000000-0000-4000-8000-000000000000/large.webp",
