@@ -30,7 +30,10 @@ describe("keys CLI", () => {
   it("revoke makes the key answer 401", async () => {
     const key = keyIn(await runKeysCommand(t.database.db, ["create", "--name", "revoked"]));
     const list = await runKeysCommand(t.database.db, ["list"]);
-    const id = list.split("\n").find((line) => line.endsWith("revoked"))?.split(" ")[0];
+    const id = list
+      .split("\n")
+      .find((line) => line.endsWith("revoked"))
+      ?.split(" ")[0];
     expect(await runKeysCommand(t.database.db, ["revoke", id ?? ""])).toMatch(/^Revoked key/);
     expect((await t.call("GET", "/organizations", { key })).status).toBe(401);
     await expect(runKeysCommand(t.database.db, ["revoke", id ?? ""])).rejects.toThrow(

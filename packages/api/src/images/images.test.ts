@@ -151,6 +151,7 @@ describe("organization images", () => {
         width: 40,
         height: 40,
         channels: 3,
+        background: "#000",
         noise: { type: "gaussian", mean: 128, sigma: 60 },
       },
     })

@@ -146,6 +146,9 @@ describe("request logs", () => {
     expect(logged).not.toContain(Buffer.from(`${t.adminKey}:`).toString("base64"));
     expect(logged.toLowerCase()).not.toContain("authorization");
     const entry = JSON.parse(lines.find((line) => line.includes("req-log-test")) ?? "{}");
-    expect(entry).toMatchObject({ req: { id: "req-log-test", method: "GET" }, res: { status: 200 } });
+    expect(entry).toMatchObject({
+      req: { id: "req-log-test", method: "GET" },
+      res: { status: 200 },
+    });
   });
 });

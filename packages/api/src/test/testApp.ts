@@ -22,7 +22,7 @@ export interface CallOptions {
   /** The API key to send as the Basic username; `null` sends no Authorization header. */
   key?: string | null;
   json?: unknown;
-  body?: BodyInit;
+  body?: RequestInit["body"];
   headers?: Record<string, string>;
 }
 
