@@ -48,6 +48,10 @@ export function promoteWarnings(output: CompilerOutput): CompilerOutput {
 export default async (): Promise<Partial<SolidityHooks>> => ({
   // `invokeSolc` is the only hook that can still change whether a compilation job succeeded;
   // `getCompilationJobErrors` (its suggested successor) can only change what is printed.
-  invokeSolc: async (context, compiler, solcInput, solcConfig, next) =>
-    promoteWarnings(await next(context, compiler, solcInput, solcConfig)),
+  invokeSolc: async (context, compiler, solcInput, solcConfig, next) => {
+    const output = await next(context, compiler, solcInput, solcConfig);
+    // `--coverage` compiles instrumented copies of the sources, which are bigger and never shipped
+    // (Hardhat itself hides their size warnings); the normal build keeps every warning fatal.
+    return context.globalOptions.coverage ? output : promoteWarnings(output);
+  },
 });
