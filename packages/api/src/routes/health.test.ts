@@ -89,6 +89,15 @@ describe("documentation", () => {
     const create = res.body.components.schemas.CreateOrganization;
     expect(create.additionalProperties).toBe(false);
     expect(create.required).toEqual(["name"]);
+    expect(res.body.components.schemas.Organization.properties.logo).toEqual({
+      anyOf: [{ $ref: "#/components/schemas/ImageUrls" }, { type: "null" }],
+    });
+    const form = res.body.paths["/organizations"].post.requestBody.content["multipart/form-data"];
+    expect(form.schema.$ref).toBe("#/components/schemas/CreateOrganizationForm");
+    expect(res.body.components.schemas.CreateOrganizationForm.properties.logo).toMatchObject({
+      type: "string",
+      format: "binary",
+    });
   });
 
   it("GET /docs serves the Swagger UI page and its assets from this server", async () => {

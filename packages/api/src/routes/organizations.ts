@@ -65,8 +65,9 @@ export const Organization = z
     external_id: z.string().nullable(),
     wallet_address: WalletAddress,
     blockchain_id: BlockchainId,
-    logo: ImageUrls.nullable(),
-    cover: ImageUrls.nullable(),
+    // A union rather than .nullable(): zod-to-openapi 9 drops the null of a nullable $ref.
+    logo: z.union([ImageUrls, z.null()]),
+    cover: z.union([ImageUrls, z.null()]),
     is_active: z.boolean(),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -386,9 +387,18 @@ export function organizationsRouter(deps: AppDeps): Router {
 export function registerOrganizationsOpenApi(registry: OpenAPIRegistry): void {
   const security: Record<string, string[]>[] = [{ basicAuth: [] }, { bearerAuth: [] }];
   const OrganizationEnvelope = dataEnvelope(Organization);
-  const bodyContent = (schema: z.ZodType) => ({
+  // In multipart/form-data the images are file parts; the other fields are the same.
+  const ImageFile = z
+    .string()
+    .openapi({ format: "binary", description: "PNG, JPEG, WebP or GIF file (no SVG)" });
+  const formOf = (schema: typeof CreateOrganizationBody | typeof UpdateOrganizationBody) =>
+    z.strictObject({ ...schema.shape, logo: ImageFile.optional(), cover: ImageFile.optional() });
+  const bodyContent = (
+    schema: typeof CreateOrganizationBody | typeof UpdateOrganizationBody,
+    name: string,
+  ) => ({
     "application/json": { schema },
-    "multipart/form-data": { schema },
+    "multipart/form-data": { schema: formOf(schema).openapi(name) },
   });
   registry.registerPath({
     method: "get",
@@ -411,7 +421,12 @@ export function registerOrganizationsOpenApi(registry: OpenAPIRegistry): void {
     tags: ["Organizations"],
     summary: "Create an organization (its wallet is derived by the service)",
     security,
-    request: { body: { required: true, content: bodyContent(CreateOrganizationBody) } },
+    request: {
+      body: {
+        required: true,
+        content: bodyContent(CreateOrganizationBody, "CreateOrganizationForm"),
+      },
+    },
     responses: {
       201: {
         description: "Created",
@@ -443,7 +458,10 @@ export function registerOrganizationsOpenApi(registry: OpenAPIRegistry): void {
     security,
     request: {
       params: IdParams,
-      body: { required: true, content: bodyContent(UpdateOrganizationBody) },
+      body: {
+        required: true,
+        content: bodyContent(UpdateOrganizationBody, "UpdateOrganizationForm"),
+      },
     },
     responses: {
       200: {
