@@ -13,9 +13,8 @@ import { type Address, zeroAddress } from "viem";
 
 const ZERO_BYTES16 = `0x${"0".repeat(32)}`;
 
-type Block = Event<"Collectibles:TransferSingle">["block"];
-type Transaction = Event<"Collectibles:TransferSingle">["transaction"];
-type Log = Event<"Collectibles:TransferSingle">["log"];
+/** Where a transfer happened; the same for TransferSingle and TransferBatch. */
+type Source = Pick<Event<"Collectibles:TransferSingle">, "block" | "transaction" | "log">;
 
 ponder.on("Collectibles:CollectibleCreated", async ({ event, context }) => {
   const { id, organizationId, creatorId, totalSupply, metadata } = event.args;
@@ -56,7 +55,7 @@ ponder.on("Collectibles:TransferBatch", async ({ event, context }) => {
 
 async function applyTransfer(
   context: Context,
-  event: { block: Block; transaction: Transaction; log: Log },
+  event: Source,
   from: Address,
   to: Address,
   tokenId: bigint,
@@ -69,12 +68,7 @@ async function applyTransfer(
 }
 
 /** A mint from the zero address is a claim: its token id names the collectible and the claim. */
-async function recordMint(
-  context: Context,
-  event: { block: Block; transaction: Transaction; log: Log },
-  to: Address,
-  tokenId: bigint,
-) {
+async function recordMint(context: Context, event: Source, to: Address, tokenId: bigint) {
   const { collectibleId, claimId } = splitTokenId(tokenId);
   const parent = await context.db.find(collectible, { id: collectibleId });
   if (!parent) {
@@ -108,12 +102,7 @@ async function recordMint(
 }
 
 /** A value-1 transfer between holders: the token changes hands, nothing else changes. */
-async function recordMove(
-  context: Context,
-  event: { block: Block; transaction: Transaction; log: Log },
-  to: Address,
-  tokenId: bigint,
-) {
+async function recordMove(context: Context, event: Source, to: Address, tokenId: bigint) {
   await context.db.update(claim, { tokenId }).set({
     holder: to,
     transferBlockNumber: event.block.number,
