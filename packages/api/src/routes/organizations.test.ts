@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../test/testApp.ts";
 import { Organization } from "./organizations.ts";
@@ -11,6 +12,13 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 type Org = { id: string; name: string; parent_id: string | null; created_at: string };
+
+/** Comparator of ids by (created_at, id), the order every list uses. */
+const byCreation = (orgs: Org[]) => {
+  const at = new Map(orgs.map((o) => [o.id, o.created_at]));
+  return (a: string, b: string) =>
+    (at.get(a) ?? "").localeCompare(at.get(b) ?? "") || a.localeCompare(b);
+};
 
 async function createOrg(body: Record<string, unknown>, key?: string): Promise<Org> {
   const res = await t.call("POST", "/organizations", { json: body, key });
@@ -262,6 +270,23 @@ describe("GET /organizations", () => {
     expect(repeated.body.error.details[0].field).toBe("page");
   });
 
+  it("walks every item exactly once for any page size", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 7 }), async (limit) => {
+        const seen: string[] = [];
+        const first = await page(`limit=${limit}`);
+        expect(first.body.pagination.pages).toBe(Math.ceil(5 / limit));
+        for (let p = 1; p <= first.body.pagination.pages; p++) {
+          const res = await page(`limit=${limit}&page=${p}`);
+          expect(res.body.data.length).toBe(p < Math.ceil(5 / limit) ? limit : 5 - (p - 1) * limit);
+          seen.push(...res.body.data.map((o: Org) => o.id));
+        }
+        expect(seen).toEqual(children.map((c) => c.id).sort(byCreation(children)));
+      }),
+      { numRuns: 7 },
+    );
+  });
+
   it("filters by external_id, parent_id and wallet_address", async () => {
     const child = children[3] as Org & { wallet_address: string };
     const byExternal = await t.call("GET", "/organizations?external_id=child-3");
@@ -313,6 +338,18 @@ describe("PATCH /organizations/:id", () => {
       expect(res.body.error.details[0].field).toBe("parent_id");
     }
     expect((await t.call("GET", `/organizations/${root.id}`)).body.data.parent_id).toBeNull();
+  });
+
+  it("lets only one of two concurrent opposite moves succeed, so no cycle can form", async () => {
+    for (let round = 0; round < 3; round++) {
+      const a = await createOrg({ name: `Race A${round}` });
+      const b = await createOrg({ name: `Race B${round}` });
+      const [ab, ba] = await Promise.all([
+        t.call("PATCH", `/organizations/${a.id}`, { json: { parent_id: b.id } }),
+        t.call("PATCH", `/organizations/${b.id}`, { json: { parent_id: a.id } }),
+      ]);
+      expect([ab.status, ba.status].sort()).toEqual([200, 422]);
+    }
   });
 
   it("answers 409 when the new external_id is taken under the same parent", async () => {

@@ -141,6 +141,15 @@ describe("POST /users", () => {
     expect(res.status).toBe(201);
   });
 
+  it("answers 201 to exactly one of several concurrent creations with the same email", async () => {
+    const answers = await Promise.all(
+      ["race@example.com", "RACE@example.com", "Race@Example.com", "race@EXAMPLE.com"].map(
+        (email) => t.call("POST", "/users", { json: { organization_id: org.id, email } }),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409]);
+  });
+
   it("answers 409 for an external_id or a wallet already used in the organization", async () => {
     await createUser({ email: "ext1@example.com", external_id: "ext-dup" });
     const ext = await t.call("POST", "/users", {
@@ -271,6 +280,15 @@ describe("PATCH /users/:id", () => {
         code: "not_writable",
       });
     }
+  });
+
+  it("answers 415 for a body that is not JSON", async () => {
+    const user = await createUser({ email: "plain@example.com" });
+    const res = await t.call("PATCH", `/users/${user.id}`, {
+      body: "name=x",
+      headers: { "content-type": "text/plain" },
+    });
+    expect(res.status).toBe(415);
   });
 
   it("answers 404 for an unknown user", async () => {
