@@ -6,6 +6,7 @@
  */
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { stripVTControlCharacters } from "node:util";
 
 interface SuiteResult {
   name: string;
@@ -44,7 +45,7 @@ function run(args: string[], cwd: URL): Promise<{ code: number; output: string }
 }
 
 // Colour codes would split the numbers we look for.
-const plain = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, "");
+const plain = (text: string) => stripVTControlCharacters(text);
 
 /** Counts from the runners this repository uses: vitest, node:test and Hardhat's Solidity runner. */
 export function countResults(raw: string): { passed: number; failed: number } {
@@ -80,7 +81,13 @@ async function main() {
     const counts = countResults(output);
     // A suite that crashed before reporting, or exited non-zero with no failure counted, is one failure.
     const failed = counts.failed || (code === 0 ? 0 : 1);
-    results.push({ name: dir, ...counts, failed, exitCode: code, seconds: (Date.now() - t0) / 1000 });
+    results.push({
+      name: dir,
+      ...counts,
+      failed,
+      exitCode: code,
+      seconds: (Date.now() - t0) / 1000,
+    });
   }
 
   console.log("\n=== summary");
