@@ -17,6 +17,7 @@ import {
 } from "../../api/src/chain/indexerReader.ts";
 import {
   createTestDatabase,
+  killAllIndexers,
   type PonderLogLine,
   type RunningIndexer,
   removeDataDir,
@@ -107,6 +108,7 @@ export function defineIndexerSuite(kind: DatabaseKind) {
 
     afterAll(async () => {
       await indexer?.stop();
+      killAllIndexers();
       await chain?.stop();
       await database?.drop();
       if (deploymentsDir) removeDataDir(deploymentsDir);

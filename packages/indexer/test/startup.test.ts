@@ -9,7 +9,12 @@ import path from "node:path";
 import { deployCollectibles, type LocalChain, startLocalChain } from "@collectibles/deploy/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createIndexerReader } from "../../api/src/chain/indexerReader.ts";
-import { type RunningIndexer, removeDataDir, startIndexer } from "../testing/startIndexer.ts";
+import {
+  killAllIndexers,
+  type RunningIndexer,
+  removeDataDir,
+  startIndexer,
+} from "../testing/startIndexer.ts";
 import { chainActions } from "./chainActions.ts";
 import { waitUntil } from "./waitUntil.ts";
 
@@ -32,6 +37,7 @@ describe.concurrent("indexer start-up", () => {
 
   afterAll(async () => {
     for (const indexer of indexers) await indexer.stop();
+    killAllIndexers();
     for (const c of chains) await c.stop();
     for (const dir of dirs) removeDataDir(dir);
   });

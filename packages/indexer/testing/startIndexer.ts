@@ -27,7 +27,7 @@ export interface StartIndexerOptions {
   chainId?: number;
   /** PostgreSQL connection string; PGlite in `dataDir` when absent. */
   databaseUrl?: string;
-  /** Folder for PGlite (and nothing else); a new temp folder when absent. */
+  /** Folder for PGlite (and nothing else); when absent, a temp folder removed on stop(). */
   dataDir?: string;
   /** Ponder's database schema. Default `collectibles`. */
   schema?: string;
@@ -92,6 +92,28 @@ function installCleanup(): void {
   process.on("exit", () => {
     for (const pid of running) killGroup(pid, "SIGKILL");
   });
+  // A test runner ends its workers with a signal, and "exit" handlers do not run then.
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    const onSignal = () => {
+      for (const pid of running) killGroup(pid, "SIGKILL");
+      running.clear();
+      // Keep the default behaviour (exit by that signal) unless someone else handles it.
+      if (process.listenerCount(signal) === 1) {
+        process.removeListener(signal, onSignal);
+        process.kill(process.pid, signal);
+      }
+    };
+    process.on(signal, onSignal);
+  }
+}
+
+/**
+ * Kills every indexer this process started that is still running, including one whose start
+ * is still pending (a timed-out test never got its handle). For `afterAll`.
+ */
+export function killAllIndexers(): void {
+  for (const pid of running) killGroup(pid, "SIGKILL");
+  running.clear();
 }
 
 export function freePort(): Promise<number> {
@@ -139,6 +161,8 @@ export async function startIndexer(opts: StartIndexerOptions): Promise<RunningIn
   installCleanup();
   const root = opts.root ?? indexerRoot;
   const schema = opts.schema ?? "collectibles";
+  // A folder made here is this indexer's own: it goes when the indexer stops.
+  const ownDataDir = opts.dataDir === undefined;
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(tmpdir(), "indexer-"));
   const port = opts.port ?? (await freePort());
 
@@ -208,6 +232,7 @@ export async function startIndexer(opts: StartIndexerOptions): Promise<RunningIn
       // Whatever the group still holds (workers) goes too.
       killGroup(pid, "SIGKILL");
       running.delete(pid);
+      if (ownDataDir) removeDataDir(dataDir);
       return { forced, code: child.exitCode, signal: child.signalCode };
     })();
     return stopped;
@@ -218,6 +243,7 @@ export async function startIndexer(opts: StartIndexerOptions): Promise<RunningIn
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
       running.delete(pid);
+      if (ownDataDir) removeDataDir(dataDir);
       throw new Error(
         `\`ponder start\` exited (${child.exitCode ?? child.signalCode}) before answering:\n${tail}`,
       );
