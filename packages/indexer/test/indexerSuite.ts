@@ -153,6 +153,11 @@ export function defineIndexerSuite(kind: DatabaseKind) {
       const both = await reader.collectiblesByIds([created.id, anonymous.id, crypto.randomUUID()]);
       expect([...both.keys()].sort()).toEqual([created.id, anonymous.id].sort());
       expect(await reader.getCollectible(crypto.randomUUID())).toBeNull();
+      // Malformed ids name no row: not found, not an error.
+      expect(await reader.getCollectible("not-a-uuid")).toBeNull();
+      expect(await reader.getCollectible(created.id.toUpperCase())).toMatchObject({
+        id: created.id,
+      });
     });
 
     test("single and batch claims get editions in mint order and update the collectible's counts", async () => {
@@ -202,6 +207,8 @@ export function defineIndexerSuite(kind: DatabaseKind) {
       const all = await reader.claimsOfCollectible(id);
       expect(all.map((c) => c.edition)).toEqual([1n, 2n, 3n, 4n]);
       expect(await reader.getClaim(crypto.randomUUID())).toBeNull();
+      expect(await reader.getClaim("1; drop table claim")).toBeNull();
+      expect(await reader.claimsOfCollectible("nope")).toEqual([]);
     });
 
     test("the holder follows TransferSingle and TransferBatch; value-0 transfers change nothing", async () => {
@@ -250,6 +257,7 @@ export function defineIndexerSuite(kind: DatabaseKind) {
       // Checksummed input finds the same rows.
       const upper = `0x${alice.slice(2).toUpperCase()}` as Address;
       expect((await reader.claimCountsByHolder([upper])).get(alice)).toBe(1);
+      expect((await reader.claimCountsByHolder(["0x1234" as Address])).size).toBe(0);
       expect((await reader.getCollectible(id))?.claimedCount).toBe(3n);
     });
 

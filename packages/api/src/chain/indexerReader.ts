@@ -65,6 +65,8 @@ interface PonderStatus {
 
 // Postgres binds at most 65,535 parameters; API pages are far smaller than this.
 const MAX_IDS = 1_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const ADDRESS = /^0x[0-9a-f]{40}$/;
 
 export function createIndexerReader(options: IndexerReaderOptions): IndexerReader {
   const base = options.url.replace(/\/+$/, "");
@@ -96,10 +98,14 @@ export function createIndexerReader(options: IndexerReaderOptions): IndexerReade
     }
   }
 
-  function checkIds(ids: readonly string[]): string[] {
+  /**
+   * Lowercase, unique, and only well-formed values: one that is not a UUID (or address) names no
+   * row, and sent to PostgreSQL it would fail the whole query.
+   */
+  function checkIds(ids: readonly string[], shape: RegExp = UUID): string[] {
     if (ids.length > MAX_IDS)
       throw new RangeError(`At most ${MAX_IDS} ids per call, got ${ids.length}`);
-    return [...new Set(ids.map((id) => id.toLowerCase()))];
+    return [...new Set(ids.map((id) => id.toLowerCase()))].filter((id) => shape.test(id));
   }
 
   async function collectiblesByIds(ids: readonly string[]) {
@@ -152,6 +158,7 @@ export function createIndexerReader(options: IndexerReaderOptions): IndexerReade
     },
     claimsByIds,
     async claimsOfCollectible(collectibleId) {
+      if (!UUID.test(collectibleId.toLowerCase())) return [];
       return call("claimsOfCollectible", () =>
         db
           .select()
@@ -161,7 +168,7 @@ export function createIndexerReader(options: IndexerReaderOptions): IndexerReade
       );
     },
     async claimCountsByHolder(holders) {
-      const wanted = checkIds(holders) as Address[];
+      const wanted = checkIds(holders, ADDRESS) as Address[];
       if (wanted.length === 0) return new Map<Address, number>();
       const rows = await call("claimCountsByHolder", () =>
         db
