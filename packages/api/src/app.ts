@@ -8,13 +8,15 @@ import { authenticate } from "./middleware/auth.ts";
 import { errorHandler, notFoundHandler } from "./middleware/errorHandler.ts";
 import { rateLimitPerKey } from "./middleware/rateLimit.ts";
 import { requestLogger } from "./middleware/requestLogger.ts";
+import { claimsRouter } from "./routes/claims.ts";
+import { collectiblesRouter } from "./routes/collectibles.ts";
 import { docsRouter } from "./routes/docs.ts";
 import { healthRouter } from "./routes/health.ts";
 import { imagesRouter } from "./routes/images.ts";
 import { organizationsRouter } from "./routes/organizations.ts";
 import { usersRouter } from "./routes/users.ts";
 
-export type { AppDeps, ReadinessCheck } from "./deps.ts";
+export type { AppDeps, ChainServices, ReadinessCheck } from "./deps.ts";
 
 export function createApp(deps: AppDeps): Express {
   const app = express();
@@ -44,6 +46,8 @@ export function createApp(deps: AppDeps): Express {
   ];
   app.use("/organizations", ...guard, organizationsRouter(deps));
   app.use("/users", ...guard, usersRouter(deps));
+  app.use("/collectibles", ...guard, collectiblesRouter(deps));
+  app.use("/claims", ...guard, claimsRouter(deps));
 
   app.use(notFoundHandler);
   app.use(errorHandler);

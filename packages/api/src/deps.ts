@@ -1,4 +1,7 @@
 /** What `createApp` is built from. Tests and `index.ts` assemble these; nothing here is global. */
+import type { ChainClient } from "./chain/chainClient.ts";
+import type { Confirmations } from "./chain/confirmations.ts";
+import type { IndexerReader } from "./chain/indexerReader.ts";
 import type { Database } from "./db/client.ts";
 import type { Env } from "./env.ts";
 import type { ImageStorage } from "./images/imageStorage.ts";
@@ -16,6 +19,16 @@ export interface ReadinessCheck {
   check(): Promise<void>;
 }
 
+/** The chain side: present when RPC_URL is configured. */
+export interface ChainServices {
+  client: ChainClient;
+  /** Wakes the relayer after an intent is stored (it also polls on its own). */
+  poke(): void;
+  confirmations: Confirmations;
+  /** Where counts and holders are read; absent: the API's own records answer. */
+  indexer?: IndexerReader;
+}
+
 export interface AppDeps {
   config: Env;
   db: Database;
@@ -24,4 +37,6 @@ export interface AppDeps {
   wallets: Wallets;
   /** Checked by `/ready` in order; the database check comes first. */
   readiness: ReadinessCheck[];
+  /** Absent: collectibles and claims can be read but not created (503). */
+  chain?: ChainServices;
 }

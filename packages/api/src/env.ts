@@ -73,6 +73,31 @@ const EnvSchema = z.object({
   /** Requests each API key may make per window before answering 429. */
   RATE_LIMIT_MAX: int(1, 1_000_000).default(600),
   RATE_LIMIT_WINDOW_MS: int(1000, 24 * 60 * 60 * 1000).default(60_000),
+  /** JSON-RPC URL of the chain. Unset: no chain; collectibles and claims answer 503. */
+  RPC_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^(https?|wss?)$/ }).optional()),
+  /** Folder of `<chainId>.json` deployment files (deploy/deployments when unset). */
+  DEPLOYMENTS_DIR: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  /** Base URL of the indexer (Ponder). Unset: claims count as confirmed once mined. */
+  INDEXER_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/ }).optional()),
+  /**
+   * Private key of the relayer account (holds the contract's minter role). On chain 31337 with
+   * none set, Hardhat's well-known account #0; required on every other chain.
+   */
+  RELAYER_PRIVATE_KEY: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex private key")
+      .optional(),
+  ),
+  /** How long POST /collectibles and /claims wait for confirmation before answering 202. */
+  CONFIRM_TIMEOUT_MS: int(0, 600_000).default(5_000),
+  /** Most claims in one claimBatch transaction. */
+  RELAYER_BATCH_SIZE: int(1, 500).default(100),
+  /** Batch transactions in flight at once (consecutive nonces). */
+  RELAYER_MAX_IN_FLIGHT: int(1, 64).default(8),
+  /** A transaction not mined after this long is replaced with a higher fee (same nonce). */
+  TX_REPLACE_AFTER_MS: int(1_000, 3_600_000).default(60_000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -99,7 +124,24 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
         "(a generated mnemonic in a local folder is too easy to lose)",
     );
   }
+  if (env.RPC_URL && !env.RELAYER_PRIVATE_KEY && env.CHAIN_ID !== HARDHAT_CHAIN_ID) {
+    throw new EnvError(
+      "Invalid configuration:\n  RELAYER_PRIVATE_KEY: required with RPC_URL on chain " +
+        `${env.CHAIN_ID} (only the local chain 31337 has a default development key)`,
+    );
+  }
   return env;
+}
+
+export const HARDHAT_CHAIN_ID = 31_337;
+/** Hardhat's account #0: public knowledge, so only ever used on the local chain 31337. */
+const HARDHAT_ACCOUNT_0_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
+
+/** The relayer's key: RELAYER_PRIVATE_KEY, or Hardhat's account #0 on chain 31337. */
+export function relayerKeyOf(env: Pick<Env, "RELAYER_PRIVATE_KEY" | "CHAIN_ID">): `0x${string}` {
+  if (env.RELAYER_PRIVATE_KEY) return env.RELAYER_PRIVATE_KEY as `0x${string}`;
+  if (env.CHAIN_ID === HARDHAT_CHAIN_ID) return HARDHAT_ACCOUNT_0_KEY;
+  throw new EnvError("RELAYER_PRIVATE_KEY: required outside the local chain 31337");
 }
 
 /** Where the API keeps its local state (PGlite data, generated mnemonic, uploaded images). */

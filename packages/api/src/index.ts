@@ -12,6 +12,7 @@ import {
   openConfiguredDatabase,
   pgliteDir,
 } from "./bootstrap.ts";
+import { type RunningChainServices, startChainServices } from "./chain/chainServices.ts";
 import { apiDataDir, EnvError, parseEnv } from "./env.ts";
 import { createLogger } from "./logger.ts";
 
@@ -37,6 +38,9 @@ try {
   const { wallets, mnemonicFile, created } = await loadWallets(env, database.db);
   const storage = localImageStorage(env);
   const key = await bootstrapApiKey(env, database.db);
+  const chain: RunningChainServices | undefined = env.RPC_URL
+    ? startChainServices(env, database, logger)
+    : undefined;
 
   const app = createApp({
     config: env,
@@ -44,8 +48,8 @@ try {
     logger,
     storage,
     wallets,
-    // The chain and indexer checks join here once the API talks to them.
-    readiness: [databaseCheck(database)],
+    readiness: [databaseCheck(database), ...(chain?.readiness ?? [])],
+    chain: chain?.services,
   });
   const server = app.listen(env.PORT, env.HOST);
   await new Promise<void>((resolve, reject) => {
@@ -61,6 +65,9 @@ try {
     `Collectibles API listening on ${baseUrl}  (docs: ${baseUrl}/docs)`,
     `  database: ${env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${pgliteDir(env)}`}`,
     `  data:     ${apiDataDir(env)}`,
+    chain
+      ? `  chain:    ${env.CHAIN_ID} at ${env.RPC_URL}, contract ${chain.services.client.contract}, relayer ${chain.services.client.address}`
+      : "  chain:    none (RPC_URL unset): collectibles and claims cannot be created",
   ];
   if (mnemonicFile) {
     lines.push(`  wallets:  mnemonic ${created ? "generated into" : "read from"} ${mnemonicFile}`);
@@ -90,7 +97,10 @@ try {
     stopping = true;
     logger.info({ signal }, "stopping");
     server.close(() => {
-      database.close().finally(() => process.exit(0));
+      (chain?.stop() ?? Promise.resolve())
+        .catch(() => {})
+        .then(() => database.close())
+        .finally(() => process.exit(0));
     });
     server.closeIdleConnections();
     setTimeout(() => process.exit(1), 10_000).unref();

@@ -39,7 +39,19 @@ export interface DatabaseHandle {
   driver: "pglite" | "postgres";
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
+  /**
+   * A lock held for as long as this process keeps it: a PostgreSQL session advisory lock on a
+   * connection of its own, so one process among several holds `name`. Null when another holds
+   * it. PGlite serves one process, so there it is always granted.
+   */
+  tryLock(name: string): Promise<SessionLock | null>;
   close(): Promise<void>;
+}
+
+export interface SessionLock {
+  /** False once the lock's connection is gone (the lock went with it). */
+  alive(): Promise<boolean>;
+  release(): Promise<void>;
 }
 
 export async function openDatabase(
@@ -82,6 +94,41 @@ async function openPostgres(url: string, poolSize = 10, migrate: boolean): Promi
       await db.execute(sql`select 1`);
     },
     close: () => pool.end(),
+    async tryLock(name) {
+      const client = await pool.connect();
+      let lost = false;
+      client.on("error", () => {
+        lost = true;
+      });
+      try {
+        const result = await client.query<{ ok: boolean }>(
+          "select pg_try_advisory_lock(hashtext($1)) as ok",
+          [name],
+        );
+        if (!result.rows[0]?.ok) {
+          client.release();
+          return null;
+        }
+      } catch (error) {
+        client.release(true);
+        throw error;
+      }
+      return {
+        async alive() {
+          if (lost) return false;
+          try {
+            await client.query("select 1");
+            return true;
+          } catch {
+            return false;
+          }
+        },
+        async release() {
+          await client.query("select pg_advisory_unlock(hashtext($1))", [name]).catch(() => {});
+          client.release(lost);
+        },
+      };
+    },
   };
 }
 
@@ -117,6 +164,7 @@ async function openPglite(
         if (!pglite.closed) await pglite.close();
         lock?.release();
       },
+      tryLock: async () => ({ alive: async () => !pglite.closed, release: async () => {} }),
     };
   } catch (error) {
     await client?.close().catch(() => {});

@@ -9,6 +9,7 @@
 import { sql } from "drizzle-orm";
 import {
   type AnyPgColumn,
+  bigint,
   boolean,
   index,
   integer,
@@ -127,3 +128,107 @@ export const settings = pgTable("settings", {
   value: text("value").notNull(),
   updatedAt: updatedAt(),
 });
+
+/**
+ * Where a chain operation stands. `pending`: stored, being sent or mined but not yet indexed;
+ * `confirmed`: mined and indexed; `failed`: the chain refused it for good (`failure_reason`).
+ */
+export type ChainStatus = "pending" | "confirmed" | "failed";
+
+/**
+ * Collectibles, and the durable intent to create each on-chain: a row is written before anything
+ * is sent, and the relayer works from `status = 'pending'` rows, so nothing accepted is lost.
+ */
+export const collectibles = pgTable(
+  "collectibles",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id),
+    creatorId: uuid("creator_id").references(() => users.id),
+    name: text("name").notNull(),
+    description: text("description"),
+    mimeType: text("mime_type"),
+    artwork: text("artwork"),
+    cover: jsonb("cover").$type<StoredImage>(),
+    externalId: text("external_id"),
+    totalCount: integer("total_count").notNull(),
+    /** Claims accepted and not failed: the supply decision is made on this counter, under a row lock. */
+    reservedCount: integer("reserved_count").notNull().default(0),
+    status: text("status").$type<ChainStatus>().notNull().default("pending"),
+    transactionHash: text("transaction_hash"),
+    /** Block the creation was mined in; set before `confirmed` (which waits for the indexer). */
+    minedBlock: bigint("mined_block", { mode: "bigint" }),
+    failureReason: text("failure_reason"),
+    isActive: boolean("is_active").notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("collectibles_created_at_id_idx").on(t.createdAt, t.id),
+    index("collectibles_organization_id_idx").on(t.organizationId),
+    index("collectibles_pending_idx").on(t.createdAt).where(sql`${t.status} = 'pending'`),
+    uniqueIndex("collectibles_organization_external_id_unique")
+      .on(t.organizationId, t.externalId)
+      .where(sql`${t.externalId} is not null`),
+  ],
+);
+
+/** Claims, and the durable intent to mint each: written with the supply decision, then sent. */
+export const claims = pgTable(
+  "claims",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    collectibleId: uuid("collectible_id")
+      .notNull()
+      .references(() => collectibles.id),
+    holderId: uuid("holder_id")
+      .notNull()
+      .references(() => users.id),
+    /** The holder's address when the claim was made: the token is minted to it. */
+    mintedTo: text("minted_to").notNull(),
+    externalId: text("external_id"),
+    status: text("status").$type<ChainStatus>().notNull().default("pending"),
+    transactionHash: text("transaction_hash"),
+    minedBlock: bigint("mined_block", { mode: "bigint" }),
+    /** Set when a batch holding this claim reverted: it is sent alone from then on. */
+    sendAlone: boolean("send_alone").notNull().default(false),
+    failureReason: text("failure_reason"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("claims_created_at_id_idx").on(t.createdAt, t.id),
+    index("claims_collectible_id_idx").on(t.collectibleId),
+    index("claims_holder_id_idx").on(t.holderId),
+    index("claims_pending_idx").on(t.createdAt, t.id).where(sql`${t.status} = 'pending'`),
+    // A holder claims a collectible at most once; a failed claim does not count.
+    uniqueIndex("claims_collectible_holder_unique")
+      .on(t.collectibleId, t.holderId)
+      .where(sql`${t.status} <> 'failed'`),
+    uniqueIndex("claims_collectible_external_id_unique")
+      .on(t.collectibleId, t.externalId)
+      .where(sql`${t.externalId} is not null`),
+  ],
+);
+
+/**
+ * `Idempotency-Key` of POST requests: the first request's fingerprint and, once answered, its
+ * status and body, replayed for a retry with the same key (per API key).
+ */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    apiKeyId: uuid("api_key_id").notNull(),
+    key: text("key").notNull(),
+    requestHash: text("request_hash").notNull(),
+    /** Null while the first request is still being answered. */
+    responseStatus: integer("response_status"),
+    responseBody: jsonb("response_body"),
+    responseLocation: text("response_location"),
+    lockedAt: timestamp("locked_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("idempotency_keys_pk").on(t.apiKeyId, t.key)],
+);

@@ -2,6 +2,8 @@
  * The OpenAPI 3.1 document, generated from the same zod schemas the routes validate with.
  */
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
+import { registerClaimsOpenApi } from "../routes/claims.ts";
+import { registerCollectiblesOpenApi } from "../routes/collectibles.ts";
 import { registerHealthOpenApi } from "../routes/health.ts";
 import { registerImagesOpenApi } from "../routes/images.ts";
 import { registerOrganizationsOpenApi } from "../routes/organizations.ts";
@@ -24,6 +26,8 @@ export function buildOpenApiDocument(): OpenApiDocument {
   registerHealthOpenApi(registry);
   registerOrganizationsOpenApi(registry);
   registerUsersOpenApi(registry);
+  registerCollectiblesOpenApi(registry);
+  registerClaimsOpenApi(registry);
   registerImagesOpenApi(registry);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: "3.1.0",
@@ -31,7 +35,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       title: "Collectibles Business Service",
       version: "0.1.0",
       description:
-        "Organizations, users and their wallets. Every answer is an envelope: `{ data }`, " +
+        "Organizations, users and their wallets; collectibles and claims minted on-chain. Every answer is an envelope: `{ data }`, " +
         "`{ pagination, data }` for lists, `{ error: { code, message, details } }` for errors.",
     },
   });

@@ -23,6 +23,21 @@ const CONFLICTS: Record<string, { code: string; field: string; message: string }
     field: "wallet_address",
     message: "another active user of the organization has this wallet_address",
   },
+  collectibles_organization_external_id_unique: {
+    code: "duplicate_external_id",
+    field: "external_id",
+    message: "another collectible of the organization has this external_id",
+  },
+  claims_collectible_external_id_unique: {
+    code: "duplicate_external_id",
+    field: "external_id",
+    message: "another claim of the collectible has this external_id",
+  },
+  claims_collectible_holder_unique: {
+    code: "already_claimed",
+    field: "holder_id",
+    message: "this holder has already claimed the collectible",
+  },
 };
 
 /** The matching ConflictError for a unique violation; any other error is returned unchanged. */

@@ -33,6 +33,7 @@ import { decodeDataUri } from "../images/decodeDataUri.ts";
 import { deleteImage, imageUrls, storeImage } from "../images/storeImage.ts";
 import { authOf } from "../middleware/auth.ts";
 import { jsonBody, multipartBody, requireContentType } from "../middleware/bodyParsers.ts";
+import { idempotency } from "../middleware/idempotency.ts";
 import { parseInput, rejectFields } from "../middleware/validate.ts";
 import { z } from "../openapi/zod.ts";
 import { asConflict } from "./conflicts.ts";
@@ -283,7 +284,7 @@ export function organizationsRouter(deps: AppDeps): Router {
     res.json({ data: toOrganization(row, context(req)) });
   });
 
-  router.post("/", ...parseBody, async (req, res) => {
+  router.post("/", ...parseBody, idempotency(deps), async (req, res) => {
     const scope = authOf(res);
     const raw = bodyOf(req);
     rejectFields(raw, NOT_WRITABLE);

@@ -6,12 +6,13 @@
  * - external_id is unique per organization among active users (409).
  * - wallet_address: a user may bring an EIP-55 checksummed address; otherwise the service derives
  *   one. It cannot change afterwards (claims are minted to it).
- * - claimed_count counts the user's claims (0 until claims exist).
+ * - claimed_count counts the user's confirmed claims (tokens minted to them on-chain).
  * - DELETE deactivates; the user answers 404 afterwards and its email may be used again.
  */
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { type Request, Router } from "express";
 import { getAddress } from "viem";
+import { confirmedClaimsByHolder } from "../db/claims.ts";
 import { findOrganization, nextWalletIndex } from "../db/organizations.ts";
 import { paginationOf } from "../db/pagination.ts";
 import {
@@ -27,6 +28,7 @@ import type { AppDeps } from "../deps.ts";
 import { NotFoundError } from "../errors.ts";
 import { authOf } from "../middleware/auth.ts";
 import { jsonBody, requireContentType } from "../middleware/bodyParsers.ts";
+import { idempotency } from "../middleware/idempotency.ts";
 import { parseInput, rejectFields } from "../middleware/validate.ts";
 import { z } from "../openapi/zod.ts";
 import { asConflict } from "./conflicts.ts";
@@ -126,7 +128,15 @@ const NOT_WRITABLE_ON_UPDATE = {
 // ---------------------------------------------------------------------------------------------
 // Serialization
 
-export function toUser(row: UserRow, deps: AppDeps) {
+/** Confirmed claims made by each of these users. */
+function claimedCounts(deps: AppDeps, rows: UserRow[]): Promise<Map<string, number>> {
+  return confirmedClaimsByHolder(
+    deps.db,
+    rows.map((row) => row.id),
+  );
+}
+
+export function toUser(row: UserRow, deps: AppDeps, counts?: Map<string, number>) {
   return {
     id: row.id,
     organization_id: row.organizationId,
@@ -135,8 +145,7 @@ export function toUser(row: UserRow, deps: AppDeps) {
     external_id: row.externalId,
     wallet_address: row.walletAddress,
     blockchain_id: blockchainIdOf(deps.config.CHAIN_ID),
-    // Claims arrive with the chain integration; until then nobody has claimed anything.
-    claimed_count: 0,
+    claimed_count: counts?.get(row.id) ?? 0,
     is_active: row.isActive,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
@@ -181,9 +190,10 @@ export function usersRouter(deps: AppDeps): Router {
       },
       query,
     );
+    const counts = await claimedCounts(deps, rows);
     res.json({
       pagination: paginationOf(query, count),
-      data: rows.map((row) => toUser(row, deps)),
+      data: rows.map((row) => toUser(row, deps, counts)),
     });
   });
 
@@ -191,10 +201,10 @@ export function usersRouter(deps: AppDeps): Router {
     const { id } = parseInput(IdParams, req.params, "path");
     const row = await findUser(db, id, authOf(res));
     if (!row) throw userNotFound(id);
-    res.json({ data: toUser(row, deps) });
+    res.json({ data: toUser(row, deps, await claimedCounts(deps, [row])) });
   });
 
-  router.post("/", ...parseBody, async (req, res) => {
+  router.post("/", ...parseBody, idempotency(deps), async (req, res) => {
     const scope = authOf(res);
     const raw = bodyOf(req);
     rejectFields(raw, NOT_WRITABLE_ON_CREATE);
@@ -248,7 +258,7 @@ export function usersRouter(deps: AppDeps): Router {
     } catch (error) {
       throw asConflict(error);
     }
-    res.json({ data: toUser(row, deps) });
+    res.json({ data: toUser(row, deps, await claimedCounts(deps, [row])) });
   });
 
   router.delete("/:id", async (req, res) => {

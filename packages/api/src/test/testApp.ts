@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { createApp } from "../app.ts";
+import { type RunningChainServices, startChainServices } from "../chain/chainServices.ts";
 import { createApiKey } from "../db/apiKeys.ts";
 import type { ReadinessCheck } from "../deps.ts";
 import { type Env, parseEnv } from "../env.ts";
@@ -54,6 +55,7 @@ export interface TestApp extends TestServer {
 }
 
 export interface ServerOptions {
+  /** e.g. RPC_URL, DEPLOYMENTS_DIR, INDEXER_URL: with RPC_URL the relayer runs in this app. */
   env?: Record<string, string>;
   readiness?: ReadinessCheck[];
   logger?: Logger;
@@ -67,13 +69,21 @@ async function listen(
   defaultKey: () => string,
 ): Promise<TestServer> {
   const env = parseEnv({ NODE_ENV: "test", LOG_LEVEL: "silent", ...overrides });
+  const log = logger ?? createLogger({ level: env.LOG_LEVEL });
+  const chain: RunningChainServices | undefined = env.RPC_URL
+    ? startChainServices(env, database, log)
+    : undefined;
   const app = createApp({
     config: env,
     db: database.db,
-    logger: logger ?? createLogger({ level: "silent" }),
+    logger: log,
     storage: new LocalImageStorage(storageDir),
     wallets,
-    readiness: readiness ?? [{ name: "database", critical: true, check: () => database.ping() }],
+    readiness: readiness ?? [
+      { name: "database", critical: true, check: () => database.ping() },
+      ...(chain?.readiness ?? []),
+    ],
+    chain: chain?.services,
   });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
@@ -103,11 +113,13 @@ async function listen(
         raw,
       };
     },
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+      await chain?.stop();
+    },
   };
 }
 

@@ -1,0 +1,77 @@
+/**
+ * Assembles the chain side of the API from the configuration: the chain client (contract address
+ * from the deployment file), the indexer reader, the relayer worker and the confirmation waiter,
+ * plus their `/ready` checks (optional: when they are down the API is degraded, not down).
+ */
+import { pathToFileURL } from "node:url";
+import { getDeployment } from "@collectibles/deploy";
+import type { DatabaseHandle } from "../db/client.ts";
+import type { ChainServices, ReadinessCheck } from "../deps.ts";
+import { type Env, relayerKeyOf } from "../env.ts";
+import type { Logger } from "../logger.ts";
+import { createChainClient } from "./chainClient.ts";
+import { createConfirmations } from "./confirmations.ts";
+import { createIndexerReader } from "./indexerReader.ts";
+import { Relayer } from "./relayer.ts";
+
+export interface RunningChainServices {
+  services: ChainServices;
+  relayer: Relayer;
+  readiness: ReadinessCheck[];
+  stop(): Promise<void>;
+}
+
+export function startChainServices(
+  env: Env,
+  database: Pick<DatabaseHandle, "db" | "tryLock">,
+  logger: Logger,
+): RunningChainServices {
+  if (!env.RPC_URL) throw new Error("RPC_URL is not set");
+  const dir = env.DEPLOYMENTS_DIR
+    ? pathToFileURL(`${env.DEPLOYMENTS_DIR.replace(/\/+$/, "")}/`)
+    : undefined;
+  const deployment = getDeployment(env.CHAIN_ID, dir);
+  const client = createChainClient({
+    rpcUrl: env.RPC_URL,
+    chainId: env.CHAIN_ID,
+    contract: deployment.address,
+    privateKey: relayerKeyOf(env),
+    replaceAfterMs: env.TX_REPLACE_AFTER_MS,
+  });
+  const indexer = env.INDEXER_URL
+    ? createIndexerReader({ url: env.INDEXER_URL, chainId: env.CHAIN_ID, timeoutMs: 3_000 })
+    : undefined;
+  const confirmations = createConfirmations(database.db);
+  const relayer = new Relayer({
+    database,
+    chain: client,
+    indexer,
+    logger,
+    batchSize: env.RELAYER_BATCH_SIZE,
+    maxInFlight: env.RELAYER_MAX_IN_FLIGHT,
+    onChange: () => confirmations.poke(),
+  });
+  relayer.start();
+  const readiness: ReadinessCheck[] = [
+    { name: "chain", critical: false, check: () => client.ping() },
+  ];
+  if (indexer) {
+    readiness.push({
+      name: "indexer",
+      critical: false,
+      check: async () => {
+        if (!(await indexer.isReady()))
+          throw new Error(`indexer at ${env.INDEXER_URL} is not ready`);
+      },
+    });
+  }
+  return {
+    services: { client, poke: () => relayer.poke(), confirmations, indexer },
+    relayer,
+    readiness,
+    async stop() {
+      confirmations.stop();
+      await relayer.stop();
+    },
+  };
+}

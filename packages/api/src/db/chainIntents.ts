@@ -1,0 +1,180 @@
+/**
+ * The relayer's queries over the intent tables (`collectibles`, `claims`): what is waiting to be
+ * sent, and the transitions pending -> mined -> confirmed, or -> failed.
+ */
+import { and, asc, eq, inArray, isNotNull, isNull, lte, sql } from "drizzle-orm";
+import type { Queryable } from "./client.ts";
+import { claims, collectibles } from "./schema.ts";
+
+export type CollectibleIntent = Pick<
+  typeof collectibles.$inferSelect,
+  | "id"
+  | "organizationId"
+  | "creatorId"
+  | "totalCount"
+  | "name"
+  | "description"
+  | "artwork"
+  | "mimeType"
+>;
+
+export interface ClaimIntent {
+  id: string;
+  collectibleId: string;
+  mintedTo: string;
+  sendAlone: boolean;
+}
+
+/** Collectibles accepted and not yet mined, oldest first. */
+export function unsentCollectibles(q: Queryable, limit: number): Promise<CollectibleIntent[]> {
+  return q
+    .select({
+      id: collectibles.id,
+      organizationId: collectibles.organizationId,
+      creatorId: collectibles.creatorId,
+      totalCount: collectibles.totalCount,
+      name: collectibles.name,
+      description: collectibles.description,
+      artwork: collectibles.artwork,
+      mimeType: collectibles.mimeType,
+    })
+    .from(collectibles)
+    .where(and(eq(collectibles.status, "pending"), isNull(collectibles.minedBlock)))
+    .orderBy(asc(collectibles.createdAt), asc(collectibles.id))
+    .limit(limit);
+}
+
+/**
+ * Claims accepted and not yet mined whose collectible is mined (its creation must come first),
+ * oldest first.
+ */
+export function unsentClaims(
+  q: Queryable,
+  limit: number,
+  { onlyMinedCollectibles = true } = {},
+): Promise<ClaimIntent[]> {
+  return q
+    .select({
+      id: claims.id,
+      collectibleId: claims.collectibleId,
+      mintedTo: claims.mintedTo,
+      sendAlone: claims.sendAlone,
+    })
+    .from(claims)
+    .innerJoin(collectibles, eq(collectibles.id, claims.collectibleId))
+    .where(
+      and(
+        eq(claims.status, "pending"),
+        isNull(claims.minedBlock),
+        onlyMinedCollectibles ? isNotNull(collectibles.minedBlock) : undefined,
+      ),
+    )
+    .orderBy(asc(claims.createdAt), asc(claims.id))
+    .limit(limit);
+}
+
+export async function markCollectibleMined(
+  q: Queryable,
+  id: string,
+  block: bigint,
+  hash: string | null,
+): Promise<void> {
+  await q
+    .update(collectibles)
+    .set({
+      minedBlock: block,
+      transactionHash: hash ?? sql`${collectibles.transactionHash}`,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(collectibles.id, id), eq(collectibles.status, "pending")));
+}
+
+/** A collectible the chain refused: it fails, and so do the claims waiting for it. */
+export async function markCollectibleFailed(q: Queryable, id: string, reason: string) {
+  await q.transaction(async (tx) => {
+    await tx
+      .update(collectibles)
+      .set({ status: "failed", failureReason: reason, updatedAt: sql`now()` })
+      .where(and(eq(collectibles.id, id), eq(collectibles.status, "pending")));
+    await tx
+      .update(claims)
+      .set({
+        status: "failed",
+        failureReason: "the collectible could not be created",
+        updatedAt: sql`now()`,
+      })
+      .where(and(eq(claims.collectibleId, id), eq(claims.status, "pending")));
+  });
+}
+
+export async function markClaimsMined(
+  q: Queryable,
+  ids: string[],
+  block: bigint,
+  hash: string | null,
+): Promise<void> {
+  if (ids.length === 0) return;
+  await q
+    .update(claims)
+    .set({
+      minedBlock: block,
+      transactionHash: hash ?? sql`${claims.transactionHash}`,
+      updatedAt: sql`now()`,
+    })
+    .where(and(inArray(claims.id, ids), eq(claims.status, "pending")));
+}
+
+export async function markClaimsSendAlone(q: Queryable, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await q
+    .update(claims)
+    .set({ sendAlone: true, updatedAt: sql`now()` })
+    .where(inArray(claims.id, ids));
+}
+
+/** A claim the chain refused: it fails and gives its place in the supply back. */
+export async function markClaimFailed(q: Queryable, id: string, reason: string): Promise<void> {
+  await q.transaction(async (tx) => {
+    const [row] = await tx
+      .update(claims)
+      .set({ status: "failed", failureReason: reason, updatedAt: sql`now()` })
+      .where(and(eq(claims.id, id), eq(claims.status, "pending")))
+      .returning({ collectibleId: claims.collectibleId });
+    if (!row) return;
+    await tx
+      .update(collectibles)
+      .set({ reservedCount: sql`${collectibles.reservedCount} - 1` })
+      .where(eq(collectibles.id, row.collectibleId));
+  });
+}
+
+/** The highest mined block among rows still pending, or null when none waits for the indexer. */
+export async function highestMinedPendingBlock(q: Queryable): Promise<bigint | null> {
+  const [a] = await q
+    .select({ block: sql<string | null>`max(${collectibles.minedBlock})` })
+    .from(collectibles)
+    .where(and(eq(collectibles.status, "pending"), isNotNull(collectibles.minedBlock)));
+  const [b] = await q
+    .select({ block: sql<string | null>`max(${claims.minedBlock})` })
+    .from(claims)
+    .where(and(eq(claims.status, "pending"), isNotNull(claims.minedBlock)));
+  const blocks = [a?.block, b?.block].filter((v) => v !== null && v !== undefined).map(BigInt);
+  let highest: bigint | null = null;
+  for (const block of blocks) if (highest === null || block > highest) highest = block;
+  return highest;
+}
+
+/** Rows mined at or below `block` (which the indexer has) become confirmed; answers how many. */
+export async function confirmMinedUpTo(q: Queryable, block: bigint): Promise<number> {
+  const a = await q
+    .update(collectibles)
+    .set({ status: "confirmed", updatedAt: sql`now()` })
+    .where(and(eq(collectibles.status, "pending"), lte(collectibles.minedBlock, block)))
+    .returning({ id: collectibles.id });
+  const b = await q
+    .update(claims)
+    .set({ status: "confirmed", updatedAt: sql`now()` })
+    .where(and(eq(claims.status, "pending"), lte(claims.minedBlock, block)))
+    .returning({ id: claims.id });
+  return a.length + b.length;
+}

@@ -1,0 +1,141 @@
+/** Claim queries, within the caller's organization scope (through the claim's collectible). */
+import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import type { Queryable } from "./client.ts";
+import { type Scope, scopeCondition } from "./organizations.ts";
+import { offsetOf, type PageRequest } from "./pagination.ts";
+import { claims, collectibles, organizations, users } from "./schema.ts";
+
+export type ClaimRow = typeof claims.$inferSelect;
+export type NewClaim = typeof claims.$inferInsert;
+
+export interface ClaimWithOrganization {
+  claim: ClaimRow;
+  organizationId: string;
+}
+
+function visible(scope: Scope): SQL | undefined {
+  return and(
+    eq(collectibles.isActive, true),
+    sql`exists (select 1 from ${organizations} where ${organizations.id} = ${collectibles.organizationId} and ${organizations.isActive})`,
+    scopeCondition(scope, collectibles.organizationId),
+  );
+}
+
+export async function findClaim(
+  q: Queryable,
+  id: string,
+  scope: Scope,
+): Promise<ClaimWithOrganization | undefined> {
+  const [row] = await q
+    .select({ claim: claims, organizationId: collectibles.organizationId })
+    .from(claims)
+    .innerJoin(collectibles, eq(collectibles.id, claims.collectibleId))
+    .where(and(eq(claims.id, id), visible(scope)));
+  return row;
+}
+
+export interface ClaimFilters {
+  holderId?: string;
+  collectibleId?: string;
+  externalId?: string;
+}
+
+export async function listClaims(
+  q: Queryable,
+  scope: Scope,
+  filters: ClaimFilters,
+  page: PageRequest,
+): Promise<{ rows: ClaimWithOrganization[]; count: number }> {
+  const where = and(
+    visible(scope),
+    filters.holderId === undefined ? undefined : eq(claims.holderId, filters.holderId),
+    filters.collectibleId === undefined
+      ? undefined
+      : eq(claims.collectibleId, filters.collectibleId),
+    filters.externalId === undefined ? undefined : eq(claims.externalId, filters.externalId),
+  );
+  const [counted] = await q
+    .select({ count: sql<number>`count(*)::int` })
+    .from(claims)
+    .innerJoin(collectibles, eq(collectibles.id, claims.collectibleId))
+    .where(where);
+  const rows = await q
+    .select({ claim: claims, organizationId: collectibles.organizationId })
+    .from(claims)
+    .innerJoin(collectibles, eq(collectibles.id, claims.collectibleId))
+    .where(where)
+    .orderBy(asc(claims.createdAt), asc(claims.id))
+    .limit(page.limit)
+    .offset(offsetOf(page));
+  return { rows, count: counted?.count ?? 0 };
+}
+
+/** Whether the holder has a claim of the collectible that did not fail. */
+export async function hasClaimed(
+  q: Queryable,
+  collectibleId: string,
+  holderId: string,
+): Promise<boolean> {
+  const [row] = await q
+    .select({ id: claims.id })
+    .from(claims)
+    .where(
+      and(
+        eq(claims.collectibleId, collectibleId),
+        eq(claims.holderId, holderId),
+        sql`${claims.status} <> 'failed'`,
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+export async function insertClaim(q: Queryable, values: NewClaim): Promise<ClaimRow> {
+  const [row] = await q.insert(claims).values(values).returning();
+  if (!row) throw new Error("insert returned no row");
+  await q
+    .update(collectibles)
+    .set({ reservedCount: sql`${collectibles.reservedCount} + 1`, updatedAt: sql`now()` })
+    .where(eq(collectibles.id, values.collectibleId));
+  return row;
+}
+
+/** Confirmed claims per user. */
+export async function confirmedClaimsByHolder(
+  q: Queryable,
+  holderIds: string[],
+): Promise<Map<string, number>> {
+  if (holderIds.length === 0) return new Map();
+  const rows = await q
+    .select({ id: claims.holderId, count: sql<number>`count(*)::int` })
+    .from(claims)
+    .where(and(inArray(claims.holderId, holderIds), eq(claims.status, "confirmed")))
+    .groupBy(claims.holderId);
+  return new Map(rows.map((row) => [row.id, row.count]));
+}
+
+/** Active users of an organization with these wallet addresses (for holders after transfers). */
+export async function usersByWallet(
+  q: Queryable,
+  organizationIds: string[],
+  addresses: string[],
+): Promise<{ id: string; organizationId: string; walletAddress: string }[]> {
+  if (addresses.length === 0) return [];
+  return q
+    .select({
+      id: users.id,
+      organizationId: users.organizationId,
+      walletAddress: users.walletAddress,
+    })
+    .from(users)
+    .where(
+      and(
+        eq(users.isActive, true),
+        inArray(users.organizationId, organizationIds),
+        inArray(
+          sql`lower(${users.walletAddress})`,
+          addresses.map((a) => a.toLowerCase()),
+        ),
+      ),
+    );
+}

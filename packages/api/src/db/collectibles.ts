@@ -1,0 +1,88 @@
+/** Collectible queries, within the caller's organization scope (see `organizations.ts`). */
+import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import type { Queryable } from "./client.ts";
+import { type Scope, scopeCondition } from "./organizations.ts";
+import { offsetOf, type PageRequest } from "./pagination.ts";
+import { claims, collectibles, organizations } from "./schema.ts";
+
+export type CollectibleRow = typeof collectibles.$inferSelect;
+export type NewCollectible = typeof collectibles.$inferInsert;
+
+function visible(scope: Scope): SQL | undefined {
+  return and(
+    eq(collectibles.isActive, true),
+    sql`exists (select 1 from ${organizations} where ${organizations.id} = ${collectibles.organizationId} and ${organizations.isActive})`,
+    scopeCondition(scope, collectibles.organizationId),
+  );
+}
+
+export async function findCollectible(
+  q: Queryable,
+  id: string,
+  scope: Scope,
+  lock?: "update",
+): Promise<CollectibleRow | undefined> {
+  const query = q
+    .select()
+    .from(collectibles)
+    .where(and(eq(collectibles.id, id), visible(scope)));
+  const [row] = lock ? await query.for(lock) : await query;
+  return row;
+}
+
+export interface CollectibleFilters {
+  organizationId?: string;
+  creatorId?: string;
+  externalId?: string;
+}
+
+export async function listCollectibles(
+  q: Queryable,
+  scope: Scope,
+  filters: CollectibleFilters,
+  page: PageRequest,
+): Promise<{ rows: CollectibleRow[]; count: number }> {
+  const where = and(
+    visible(scope),
+    filters.organizationId === undefined
+      ? undefined
+      : eq(collectibles.organizationId, filters.organizationId),
+    filters.creatorId === undefined ? undefined : eq(collectibles.creatorId, filters.creatorId),
+    filters.externalId === undefined ? undefined : eq(collectibles.externalId, filters.externalId),
+  );
+  const [counted] = await q
+    .select({ count: sql<number>`count(*)::int` })
+    .from(collectibles)
+    .where(where);
+  const rows = await q
+    .select()
+    .from(collectibles)
+    .where(where)
+    .orderBy(asc(collectibles.createdAt), asc(collectibles.id))
+    .limit(page.limit)
+    .offset(offsetOf(page));
+  return { rows, count: counted?.count ?? 0 };
+}
+
+export async function insertCollectible(
+  q: Queryable,
+  values: NewCollectible,
+): Promise<CollectibleRow> {
+  const [row] = await q.insert(collectibles).values(values).returning();
+  if (!row) throw new Error("insert returned no row");
+  return row;
+}
+
+/** Confirmed claims per collectible, from the API's records (used when the indexer is down). */
+export async function confirmedClaimCounts(
+  q: Queryable,
+  ids: string[],
+): Promise<Map<string, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await q
+    .select({ id: claims.collectibleId, count: sql<number>`count(*)::int` })
+    .from(claims)
+    .where(and(inArray(claims.collectibleId, ids), eq(claims.status, "confirmed")))
+    .groupBy(claims.collectibleId);
+  return new Map(rows.map((row) => [row.id, row.count]));
+}

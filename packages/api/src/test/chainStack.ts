@@ -1,0 +1,114 @@
+/**
+ * A real chain, contract and indexer for the chain tests: a throw-away Hardhat node, Collectibles
+ * deployed to it (relayer = Hardhat account #0, the minter), and a Ponder indexer on its own
+ * temporary PGlite. Optionally behind a TCP proxy that can cut the RPC (chain-down tests).
+ */
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { deployCollectibles, startLocalChain } from "@collectibles/deploy/testing";
+import { type RunningIndexer, startIndexer } from "@collectibles/indexer/testing";
+import { type Address, createPublicClient, http, type PublicClient } from "viem";
+
+export interface ChainStack {
+  /** The chain's own RPC URL. */
+  rpcUrl: string;
+  deploymentsDir: string;
+  contract: Address;
+  indexerUrl: string;
+  indexer: RunningIndexer;
+  client: PublicClient;
+  /** Environment for an API on this stack. */
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+export async function startChainStack(): Promise<ChainStack> {
+  const chain = await startLocalChain();
+  const deploymentsDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-deployments-"));
+  try {
+    const deployment = await deployCollectibles({ rpcUrl: chain.rpcUrl, deploymentsDir });
+    const indexer = await startIndexer({
+      rpcUrl: chain.rpcUrl,
+      deploymentsDir,
+      waitForReady: true,
+    });
+    const client = createPublicClient({ transport: http(chain.rpcUrl), pollingInterval: 50 });
+    return {
+      rpcUrl: chain.rpcUrl,
+      deploymentsDir,
+      contract: deployment.address,
+      indexerUrl: indexer.url,
+      indexer,
+      client,
+      env: {
+        RPC_URL: chain.rpcUrl,
+        CHAIN_ID: "31337",
+        DEPLOYMENTS_DIR: deploymentsDir,
+        INDEXER_URL: indexer.url,
+      },
+      async stop() {
+        await indexer.stop().catch(() => {});
+        await chain.stop();
+        fs.rmSync(deploymentsDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await chain.stop();
+    throw error;
+  }
+}
+
+/** A TCP proxy to `target` whose traffic can be cut (`cut()`) and restored (`restore()`). */
+export interface CuttableProxy {
+  url: string;
+  cut(): Promise<void>;
+  restore(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startCuttableProxy(targetUrl: string): Promise<CuttableProxy> {
+  const target = new URL(targetUrl);
+  const sockets = new Set<net.Socket>();
+  let server: net.Server | undefined;
+  let port = 0;
+  const listen = () =>
+    new Promise<void>((resolve, reject) => {
+      const s = net.createServer((client) => {
+        const upstream = net.connect(Number(target.port), target.hostname);
+        sockets.add(client);
+        sockets.add(upstream);
+        client.pipe(upstream).pipe(client);
+        const drop = () => {
+          client.destroy();
+          upstream.destroy();
+          sockets.delete(client);
+          sockets.delete(upstream);
+        };
+        client.on("error", drop).on("close", drop);
+        upstream.on("error", drop).on("close", drop);
+      });
+      s.once("error", reject);
+      s.listen(port, "127.0.0.1", () => {
+        port = (s.address() as net.AddressInfo).port;
+        server = s;
+        resolve();
+      });
+    });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      sockets.clear();
+      if (!server) return resolve();
+      server.close(() => resolve());
+      server = undefined;
+    });
+  await listen();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    cut: stop,
+    restore: listen,
+    close: stop,
+  };
+}
