@@ -1,5 +1,5 @@
 /**
- * `pnpm test`: builds, then runs every workspace package's test suite one after another (the
+ * `pnpm test`: builds, lints, type-checks, then runs every workspace package's test suite one after another (the
  * suites start chains, indexers and databases; run side by side they would fight over two cores),
  * streams their output, and ends with one line summing them all: `N passed, M failed`.
  * Exits non-zero when any test failed or a suite crashed.
@@ -74,6 +74,20 @@ async function main() {
   }
 
   const results: SuiteResult[] = [];
+  // Lint and type checks count as one test each: a failure fails the run like any test.
+  for (const check of ["lint", "typecheck"]) {
+    console.log(`\n=== ${check}`);
+    const t0 = Date.now();
+    const { code } = await run(["run", check], root);
+    const ok = code === 0;
+    results.push({
+      name: check,
+      passed: ok ? 1 : 0,
+      failed: ok ? 0 : 1,
+      exitCode: code,
+      seconds: (Date.now() - t0) / 1000,
+    });
+  }
   for (const dir of SUITES) {
     console.log(`\n=== test ${dir}`);
     const t0 = Date.now();
