@@ -8,7 +8,15 @@ import { openDatabase } from "./client.ts";
 import { DirLockedError } from "./dirLock.ts";
 import { rowsOf } from "./rows.ts";
 
-const TABLES = ["api_keys", "organizations", "settings", "users"];
+const TABLES = [
+  "api_keys",
+  "claims",
+  "collectibles",
+  "idempotency_keys",
+  "organizations",
+  "settings",
+  "users",
+];
 
 async function tables(db: Awaited<ReturnType<typeof openDatabase>>["db"]) {
   const result = await db.execute(

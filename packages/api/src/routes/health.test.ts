@@ -72,6 +72,10 @@ describe("documentation", () => {
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe("3.1.0");
     expect(Object.keys(res.body.paths).sort()).toEqual([
+      "/claims",
+      "/claims/{id}",
+      "/collectibles",
+      "/collectibles/{id}",
       "/health",
       "/images/{id}/{file}",
       "/organizations",
