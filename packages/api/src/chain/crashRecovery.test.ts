@@ -94,6 +94,9 @@ function call(url: string, method: string, urlPath: string, json?: unknown) {
   });
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON came back.
+const jsonOf = (res: Response): Promise<any> => res.json();
+
 async function until<T>(what: string, check: () => Promise<T | undefined>, ms = 90_000) {
   const deadline = Date.now() + ms;
   for (;;) {
@@ -106,16 +109,16 @@ async function until<T>(what: string, check: () => Promise<T | undefined>, ms = 
 
 it("every claim accepted before a SIGKILL is confirmed exactly once after a restart", async () => {
   const first = await startApi();
-  const org = await (await call(first.url, "POST", "/organizations", { name: "Crash" })).json();
+  const org = await jsonOf(await call(first.url, "POST", "/organizations", { name: "Crash" }));
   const created = await call(first.url, "POST", "/collectibles", {
     organization_id: org.data.id,
     name: "Survivor",
     total_count: 1000,
   });
   expect([201, 202]).toContain(created.status);
-  const collectibleId: string = (await created.json()).data.id;
+  const collectibleId: string = (await jsonOf(created)).data.id;
   await until("the collectible confirmed", async () => {
-    const res = await (await call(first.url, "GET", `/collectibles/${collectibleId}`)).json();
+    const res = await jsonOf(await call(first.url, "GET", `/collectibles/${collectibleId}`));
     return res.data.status === "confirmed" ? true : undefined;
   });
 
@@ -128,7 +131,7 @@ it("every claim accepted before a SIGKILL is confirmed exactly once after a rest
         collectible_id: collectibleId,
         email: `crash-${i}@example.com`,
       });
-      if (res.status === 201 || res.status === 202) accepted.add((await res.json()).data.id);
+      if (res.status === 201 || res.status === 202) accepted.add((await jsonOf(res)).data.id);
       else await res.arrayBuffer();
     } catch {
       // The process died with this request in flight: it was never accepted.
@@ -155,13 +158,13 @@ it("every claim accepted before a SIGKILL is confirmed exactly once after a rest
   const all = await until("every accepted claim confirmed", async () => {
     const rows: Row[] = [];
     for (let page = 1; ; page++) {
-      const res = await (
+      const res = await jsonOf(
         await call(
           second.url,
           "GET",
           `/claims?collectible_id=${collectibleId}&limit=100&page=${page}`,
-        )
-      ).json();
+        ),
+      );
       rows.push(...res.data);
       if (page >= res.pagination.pages) break;
     }

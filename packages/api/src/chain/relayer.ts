@@ -58,6 +58,7 @@ export interface RelayerStatus {
 }
 
 const IDLE_MS = 200;
+const INDEXER_POLL_MS = 40;
 const MAX_BACKOFF_MS = 5_000;
 const LOCK_RETRY_MS = 2_000;
 
@@ -74,6 +75,7 @@ export class Relayer {
   private lock: SessionLock | null = null;
   private nonce: number | undefined;
   private needsReconcile = true;
+  private awaitingIndexer = false;
   private wake: (() => void) | undefined;
   private lastError: string | null = null;
   private readonly abort = new AbortController();
@@ -149,7 +151,8 @@ export class Relayer {
         const worked = await this.tick();
         backoff = 0;
         this.lastError = null;
-        if (!worked) await this.sleep(IDLE_MS);
+        // Mined rows waiting for the indexer: look again soon rather than at the idle pace.
+        if (!worked) await this.sleep(this.awaitingIndexer ? INDEXER_POLL_MS : IDLE_MS);
       } catch (error) {
         if (!this.running) break;
         this.nonce = undefined;
@@ -200,6 +203,7 @@ export class Relayer {
 
   private async confirmIndexed(): Promise<boolean> {
     const highest = await highestMinedPendingBlock(this.db);
+    this.awaitingIndexer = highest !== null;
     if (highest === null) return false;
     let upTo = highest;
     if (this.options.indexer) {

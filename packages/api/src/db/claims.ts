@@ -90,14 +90,31 @@ export async function hasClaimed(
   return row !== undefined;
 }
 
-export async function insertClaim(q: Queryable, values: NewClaim): Promise<ClaimRow> {
+/**
+ * Inserts the claim, then takes one place in the collectible's supply; undefined when none is
+ * left (the caller rolls back, removing the claim). Must run in a transaction.
+ *
+ * The supply update is the transaction's last statement: it takes the collectible's row lock,
+ * which concurrent claims of the collectible queue on, and holds it only until the commit that
+ * follows. A second claim by the same holder fails on `claims_collectible_holder_unique`.
+ */
+export async function insertClaimWithinSupply(
+  q: Queryable,
+  values: NewClaim,
+): Promise<ClaimRow | undefined> {
   const [row] = await q.insert(claims).values(values).returning();
   if (!row) throw new Error("insert returned no row");
-  await q
+  const taken = await q
     .update(collectibles)
     .set({ reservedCount: sql`${collectibles.reservedCount} + 1`, updatedAt: sql`now()` })
-    .where(eq(collectibles.id, values.collectibleId));
-  return row;
+    .where(
+      and(
+        eq(collectibles.id, values.collectibleId),
+        sql`${collectibles.reservedCount} < ${collectibles.totalCount}`,
+      ),
+    )
+    .returning({ id: collectibles.id });
+  return taken.length > 0 ? row : undefined;
 }
 
 /** Confirmed claims per user. */

@@ -4,8 +4,10 @@
  * - The holder is `holder_id`, or `email`: the user with that email in the collectible's
  *   organization, created (with a derived wallet) when there is none.
  * - A holder claims a collectible at most once (409 `already_claimed`), and never past its total
- *   (409 `sold_out`). Both are decided in one database transaction under a lock on the
- *   collectible's row, which also stores the claim (the intent); the contract is the final guard.
+ *   (409 `sold_out`). Both are decided in the database transaction that stores the claim (the
+ *   intent): a unique index on (collectible, holder) and a conditional update of the
+ *   collectible's supply counter, which holds the row lock only until the commit. The contract
+ *   is the final guard.
  * - POST answers 201 once the claim is minted and indexed, 202 with the pending claim after
  *   CONFIRM_TIMEOUT_MS, 422 `claim_failed` when the chain refused it (e.g. a receiving contract
  *   that rejects ERC-1155 tokens).
@@ -24,13 +26,15 @@ import {
   type ClaimWithOrganization,
   findClaim,
   hasClaimed,
-  insertClaim,
+  insertClaimWithinSupply,
   listClaims,
   usersByWallet,
 } from "../db/claims.ts";
+import type { Transaction } from "../db/client.ts";
 import { findCollectible } from "../db/collectibles.ts";
 import { nextWalletIndex } from "../db/organizations.ts";
 import { paginationOf } from "../db/pagination.ts";
+import { uniqueViolation } from "../db/pgError.ts";
 import { users } from "../db/schema.ts";
 import { findUser, insertUser, type UserRow } from "../db/users.ts";
 import type { AppDeps } from "../deps.ts";
@@ -197,6 +201,63 @@ export function toClaim(row: ClaimWithOrganization, view: ChainView, deps: AppDe
 // ---------------------------------------------------------------------------------------------
 // Routes
 
+function soldOut(total: number) {
+  return new ConflictError("sold_out", `The collectible is sold out (all ${total} claimed)`, [
+    { field: "collectible_id", code: "sold_out", message: "no edition left" },
+  ]);
+}
+
+function alreadyClaimed() {
+  return new ConflictError("already_claimed", "This holder has already claimed the collectible", [
+    { field: "holder_id", code: "already_claimed", message: "claimed before" },
+  ]);
+}
+
+/**
+ * The organization's active user with this email (case-insensitive), created with a derived
+ * wallet when there is none. A concurrent creation of the same user is found, not duplicated.
+ */
+async function findOrCreateUserByEmail(
+  tx: Transaction,
+  organizationId: string,
+  email: string,
+  wallets: AppDeps["wallets"],
+): Promise<UserRow> {
+  const find = async () => {
+    const [row] = await tx
+      .select()
+      .from(users)
+      .where(
+        and(
+          eq(users.organizationId, organizationId),
+          eq(users.isActive, true),
+          sql`lower(${users.email}) = lower(${email})`,
+        ),
+      );
+    return row;
+  };
+  const existing = await find();
+  if (existing) return existing;
+  try {
+    // A savepoint: losing the race to another request's insert leaves this transaction usable.
+    return await tx.transaction(async (sp) => {
+      const walletIndex = await nextWalletIndex(sp);
+      return insertUser(sp, {
+        organizationId,
+        email,
+        walletIndex,
+        walletAddress: wallets.addressAt(walletIndex),
+      });
+    });
+  } catch (error) {
+    if (uniqueViolation(error) === "users_organization_email_unique") {
+      const raced = await find();
+      if (raced) return raced;
+    }
+    throw error;
+  }
+}
+
 function claimNotFound(id: string) {
   return new NotFoundError("claim_not_found", `No claim ${id}`);
 }
@@ -257,9 +318,7 @@ export function claimsRouter(deps: AppDeps): Router {
       let organizationId: string;
       try {
         ({ claim, organizationId } = await db.transaction(async (tx) => {
-          // The row lock serialises every claim of this collectible: the already-claimed and
-          // supply checks below cannot race.
-          const collectible = await findCollectible(tx, body.collectible_id, scope, "update");
+          const collectible = await findCollectible(tx, body.collectible_id, scope);
           if (!collectible) throw collectibleNotFound(body.collectible_id, "collectible_id");
           if (collectible.status === "failed") {
             throw new UnprocessableError(
@@ -268,64 +327,40 @@ export function claimsRouter(deps: AppDeps): Router {
               [{ field: "collectible_id", code: "collectible_failed", message: "creation failed" }],
             );
           }
-          let holder: UserRow | undefined;
-          if (body.holder_id !== undefined) {
-            holder = await findUser(tx, body.holder_id, scope);
-            if (!holder || holder.organizationId !== collectible.organizationId) {
-              throw new NotFoundError(
-                "user_not_found",
-                `holder_id: no user ${body.holder_id} in the collectible's organization`,
-                [
-                  {
-                    field: "holder_id",
-                    code: "not_found",
-                    message: "no such user in the organization",
-                  },
-                ],
-              );
-            }
-          } else {
-            const email = body.email as string;
-            [holder] = await tx
-              .select()
-              .from(users)
-              .where(
-                and(
-                  eq(users.organizationId, collectible.organizationId),
-                  eq(users.isActive, true),
-                  sql`lower(${users.email}) = lower(${email})`,
-                ),
-              );
-            if (!holder) {
-              const walletIndex = await nextWalletIndex(tx);
-              holder = await insertUser(tx, {
-                organizationId: collectible.organizationId,
-                email,
-                walletIndex,
-                walletAddress: deps.wallets.addressAt(walletIndex),
-              });
-            }
-          }
-          if (await hasClaimed(tx, collectible.id, holder.id)) {
-            throw new ConflictError(
-              "already_claimed",
-              "This holder has already claimed the collectible",
-              [{ field: "holder_id", code: "already_claimed", message: "claimed before" }],
+          const holder =
+            body.holder_id !== undefined
+              ? await findUser(tx, body.holder_id, scope)
+              : await findOrCreateUserByEmail(
+                  tx,
+                  collectible.organizationId,
+                  body.email as string,
+                  deps.wallets,
+                );
+          if (!holder || holder.organizationId !== collectible.organizationId) {
+            throw new NotFoundError(
+              "user_not_found",
+              `holder_id: no user ${body.holder_id} in the collectible's organization`,
+              [
+                {
+                  field: "holder_id",
+                  code: "not_found",
+                  message: "no such user in the organization",
+                },
+              ],
             );
           }
+          if (await hasClaimed(tx, collectible.id, holder.id)) throw alreadyClaimed();
+          // A cheap answer first; the supply update below is the atomic decision.
           if (collectible.reservedCount >= collectible.totalCount) {
-            throw new ConflictError(
-              "sold_out",
-              `The collectible is sold out (all ${collectible.totalCount} claimed)`,
-              [{ field: "collectible_id", code: "sold_out", message: "no edition left" }],
-            );
+            throw soldOut(collectible.totalCount);
           }
-          const row = await insertClaim(tx, {
+          const row = await insertClaimWithinSupply(tx, {
             collectibleId: collectible.id,
             holderId: holder.id,
             mintedTo: holder.walletAddress,
             externalId: body.external_id ?? null,
           });
+          if (!row) throw soldOut(collectible.totalCount);
           return { claim: row, organizationId: collectible.organizationId };
         }));
       } catch (error) {
