@@ -66,6 +66,29 @@ describe.runIf(testDriver() === "postgres")("openDatabase on PostgreSQL", () => 
     }
   });
 
+  it("grants a session lock to one process at a time and frees it on release", async () => {
+    const created = await createPostgresDatabase();
+    const [a, b] = await Promise.all(
+      [1, 2].map(() => openDatabase({ driver: "postgres", url: created.url, poolSize: 3 })),
+    );
+    try {
+      const held = await a?.tryLock("relayer:test");
+      expect(held).not.toBeNull();
+      expect(await held?.alive()).toBe(true);
+      expect(await b?.tryLock("relayer:test")).toBeNull();
+      const other = await b?.tryLock("relayer:other");
+      expect(other).not.toBeNull();
+      await other?.release();
+      await held?.release();
+      const taken = await b?.tryLock("relayer:test");
+      expect(taken).not.toBeNull();
+      await taken?.release();
+    } finally {
+      await Promise.all([a?.close(), b?.close()]);
+      await created.drop();
+    }
+  });
+
   it("fails to open an unreachable server", async () => {
     await expect(
       openDatabase({ driver: "postgres", url: "postgres://nobody:x@127.0.0.1:1/none" }),
