@@ -41,7 +41,7 @@ const rpc = (method: string, params: unknown[] = []) =>
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  }).then((r) => r.json());
+  }).then((r) => r.json() as Promise<{ result: unknown }>);
 
 const createCall = (id: string) =>
   ({
