@@ -1,0 +1,143 @@
+/** Child processes for the benchmarks: pnpm scripts with progress, and peak RSS of a process tree. */
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+
+/** How to run pnpm from inside a pnpm script (pnpm sets npm_execpath to itself), else npx. */
+export function pnpmCommand(): { command: string; args: string[] } {
+  const execPath = process.env.npm_execpath;
+  if (execPath?.includes("pnpm")) return { command: process.execPath, args: [execPath] };
+  return { command: "npx", args: ["-y", "pnpm@10.34.9"] };
+}
+
+export interface RunOptions {
+  cwd: string;
+  env?: Record<string, string>;
+  /** Called with each output line (stdout and stderr). */
+  onLine?: (line: string) => void;
+  /** Kill the process (group) after this long. */
+  timeoutMs: number;
+}
+
+export interface Running {
+  pid: number;
+  done: Promise<{ code: number | null; output: string }>;
+}
+
+/** Spawns a command in its own process group; `done` rejects on a non-zero exit or timeout. */
+export function runCommand(command: string, args: string[], options: RunOptions): Running {
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  let output = "";
+  const lines = (chunk: Buffer) => {
+    const text = chunk.toString("utf8");
+    output += text;
+    for (const line of text.split("\n")) if (line.trim()) options.onLine?.(line);
+  };
+  child.stdout.on("data", lines);
+  child.stderr.on("data", lines);
+  const done = new Promise<{ code: number | null; output: string }>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      killGroup(child.pid);
+      reject(new Error(`${command} ${args.join(" ")} timed out after ${options.timeoutMs} ms`));
+    }, options.timeoutMs);
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve({ code, output });
+      else
+        reject(
+          new Error(`${command} ${args.join(" ")} exited with ${code}:\n${output.slice(-2000)}`),
+        );
+    });
+  });
+  return { pid: child.pid ?? -1, done };
+}
+
+export function killGroup(pid: number | undefined, signal: NodeJS.Signals = "SIGTERM"): void {
+  if (!pid) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/** Resident set size of one process in bytes (0 when it is gone). */
+function rssOf(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const match = /VmRSS:\s+(\d+) kB/.exec(status);
+    return match ? Number(match[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Peak resident set size a process reached (VmHWM), in bytes; 0 when it is gone. */
+export function peakRssOf(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const match = /VmHWM:\s+(\d+) kB/.exec(status);
+    return match ? Number(match[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function processTable(): { pid: number; ppid: number; cmdline: string }[] {
+  const table: { pid: number; ppid: number; cmdline: string }[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ");
+      table.push({ pid: Number(entry), ppid, cmdline });
+    } catch {
+      // exited while we looked
+    }
+  }
+  return table;
+}
+
+/**
+ * Samples, every `intervalMs`, the summed RSS of the descendants of `rootPid` whose command line
+ * matches `pattern`, and keeps the peak per phase (`mark` starts a new phase).
+ */
+export function sampleTreeRss(rootPid: number, pattern: RegExp, intervalMs = 250) {
+  const peaks: Record<string, number> = {};
+  let phase = "all";
+  const timer = setInterval(() => {
+    const table = processTable();
+    const tree = new Set([rootPid]);
+    let grew = true;
+    while (grew) {
+      grew = false;
+      for (const p of table) {
+        if (!tree.has(p.pid) && tree.has(p.ppid)) {
+          tree.add(p.pid);
+          grew = true;
+        }
+      }
+    }
+    let sum = 0;
+    for (const p of table) if (tree.has(p.pid) && pattern.test(p.cmdline)) sum += rssOf(p.pid);
+    if (sum > 0) peaks[phase] = Math.max(peaks[phase] ?? 0, sum);
+  }, intervalMs);
+  return {
+    mark(label: string): void {
+      phase = label;
+    },
+    /** Peak bytes per phase (phases where no matching process ran are absent). */
+    stop(): Record<string, number> {
+      clearInterval(timer);
+      return peaks;
+    },
+  };
+}
+
+export const MiB = 1024 * 1024;

@@ -1,0 +1,45 @@
+/**
+ * The load generator, in a process of its own so it does not share a CPU queue with the server:
+ * `node bench/lists/load.ts '<json options>'` runs autocannon (a short warm-up, then the
+ * measurement) and prints one JSON line with latency percentiles, req/s and error counts.
+ */
+import autocannon from "autocannon";
+
+interface LoadOptions {
+  url: string;
+  headers?: Record<string, string>;
+  connections: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+}
+
+const options = JSON.parse(process.argv[2] ?? "{}") as LoadOptions;
+
+function run(duration: number) {
+  return autocannon({
+    url: options.url,
+    headers: options.headers,
+    connections: options.connections,
+    duration,
+  });
+}
+
+if (options.warmupSeconds > 0) await run(options.warmupSeconds);
+const result = await run(options.durationSeconds);
+console.log(
+  JSON.stringify({
+    requests: result.requests.total,
+    requestsPerSecond: result.requests.average,
+    latencyMs: {
+      p50: result.latency.p50,
+      p90: result.latency.p90,
+      p99: result.latency.p99,
+      max: result.latency.max,
+      mean: result.latency.mean,
+    },
+    bytesPerSecond: result.throughput.average,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+  }),
+);

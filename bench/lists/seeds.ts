@@ -1,0 +1,47 @@
+/**
+ * Seeding functions for the list benchmark, run inside the API server process (`server.ts`)
+ * straight through the API's database module: bulk SQL, not HTTP, so 100,000 rows take seconds.
+ * A seed is named on the command line; `/claims` joins here as `claims` once claims exist.
+ */
+import { createRequire } from "node:module";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Database } from "../../packages/api/src/db/client.ts";
+
+// drizzle-orm is the API's dependency, not the root's: load the very ESM build the API uses.
+const apiRequire = createRequire(
+  path.resolve(import.meta.dirname, "../../packages/api/package.json"),
+);
+const drizzleDir = path.dirname(apiRequire.resolve("drizzle-orm"));
+const { sql } = (await import(
+  pathToFileURL(path.join(drizzleDir, "index.js")).href
+)) as typeof import("drizzle-orm");
+
+export type Seed = (db: Database, rows: number) => Promise<Record<string, number>>;
+
+/** `rows` users spread over rows/10 organizations, created_at one second apart. */
+const users: Seed = async (db, rows) => {
+  const organizations = Math.max(1, Math.floor(rows / 10));
+  await db.execute(sql`
+    insert into organizations (name, description, external_id, wallet_index, wallet_address,
+                               created_at, updated_at)
+    select 'Organization ' || i, 'Seeded for the list benchmark', 'org-' || i,
+           nextval('wallet_index_seq'), '0x' || lpad(to_hex(i), 40, '0'),
+           timestamptz '2026-01-01T00:00:00Z' + i * interval '1 second',
+           timestamptz '2026-01-01T00:00:00Z' + i * interval '1 second'
+    from generate_series(1, ${organizations}) as i`);
+  await db.execute(sql`
+    insert into users (organization_id, email, name, external_id, wallet_index, wallet_address,
+                       created_at, updated_at)
+    select o.id, 'user' || i || '@example.com', 'User ' || i, 'user-' || i,
+           nextval('wallet_index_seq'), '0x' || lpad(to_hex(16777216 + i), 40, '0'),
+           timestamptz '2026-02-01T00:00:00Z' + i * interval '1 second',
+           timestamptz '2026-02-01T00:00:00Z' + i * interval '1 second'
+    from generate_series(1, ${rows}) as i
+    join (select id, row_number() over (order by created_at, id) as n from organizations) as o
+      on o.n = 1 + (i % ${organizations})`);
+  await db.execute(sql`analyze`);
+  return { organizations, users: rows };
+};
+
+export const seeds: Record<string, Seed> = { users };

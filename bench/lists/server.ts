@@ -1,0 +1,145 @@
+/**
+ * One server for the list benchmark, in a process of its own (run with tsx, see lists.ts):
+ *
+ *   api <pglite|postgres> <seed> <rows>   the real app (createApp) over a seeded database
+ *   bare-http <bodyFile>                   node:http answering a fixed JSON body
+ *   bare-express <bodyFile>                Express answering the same body
+ *
+ * Listens on 127.0.0.1 (any free port) and reports `{ url, key?, seeded? }` over IPC. On SIGTERM
+ * it closes, and drops the PostgreSQL database it made.
+ */
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import { createRequire } from "node:module";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+const apiRequire = createRequire(
+  path.resolve(import.meta.dirname, "../../packages/api/package.json"),
+);
+const [mode, ...args] = process.argv.slice(2);
+const cleanups: (() => Promise<void>)[] = [];
+
+function report(message: Record<string, unknown>): void {
+  if (!process.send) throw new Error("server.ts reports over IPC: start it with an ipc channel");
+  process.send(message);
+}
+
+async function listen(server: http.Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  cleanups.unshift(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function bareHttp(bodyFile: string): Promise<void> {
+  const body = fs.readFileSync(bodyFile);
+  const server = http.createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
+    res.end(body);
+  });
+  report({ url: await listen(server) });
+}
+
+async function bareExpress(bodyFile: string): Promise<void> {
+  const express = apiRequire("express") as typeof import("express");
+  const data = JSON.parse(fs.readFileSync(bodyFile, "utf8"));
+  const app = express();
+  app.get("/{*path}", (_req, res) => {
+    res.json(data);
+  });
+  report({ url: await listen(http.createServer(app)) });
+}
+
+/** A new PostgreSQL database next to the one `adminUrl` names; dropped at exit. */
+async function createPostgresDatabase(adminUrl: string): Promise<string> {
+  const pg = apiRequire("pg") as typeof import("pg");
+  const name = `bench_lists_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  cleanups.push(async () => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    await client.query(`drop database if exists ${name} with (force)`);
+    await client.end();
+  });
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function api(driver: string, seedName: string, rows: number): Promise<void> {
+  // Imported here, not at the top, so the bare baselines load nothing of the API.
+  const { createApp } = await import("../../packages/api/src/app.ts");
+  const { createApiKey } = await import("../../packages/api/src/db/apiKeys.ts");
+  const { openDatabase } = await import("../../packages/api/src/db/client.ts");
+  const { parseEnv } = await import("../../packages/api/src/env.ts");
+  const { LocalImageStorage } = await import("../../packages/api/src/images/imageStorage.ts");
+  const { createLogger } = await import("../../packages/api/src/logger.ts");
+  const { TEST_MNEMONIC } = await import("../../packages/api/src/test/constants.ts");
+  const { createWallets } = await import("../../packages/api/src/wallets/wallets.ts");
+  const { seeds } = await import("./seeds.ts");
+  const seed = seeds[seedName];
+  if (!seed) throw new Error(`unknown seed ${seedName}; known: ${Object.keys(seeds).join(", ")}`);
+  const postgresUrl = process.env.BENCH_POSTGRES_URL;
+  const database =
+    driver === "postgres"
+      ? await openDatabase({
+          driver: "postgres",
+          url: await createPostgresDatabase(postgresUrl ?? ""),
+          poolSize: 10,
+        })
+      : await openDatabase({ driver: "pglite" });
+  cleanups.unshift(() => database.close());
+  const started = Date.now();
+  const seeded = await seed(database.db, rows);
+  const seedMs = Date.now() - started;
+  const env = parseEnv({
+    NODE_ENV: "production",
+    WALLET_MNEMONIC: TEST_MNEMONIC,
+    // Request logs stay on (JSON lines to stdout, which the benchmark discards), as in production.
+    LOG_LEVEL: "info",
+    // The benchmark sends far more than a client should: lift the per-key limit out of the way.
+    RATE_LIMIT_MAX: "1000000",
+    RATE_LIMIT_WINDOW_MS: String(24 * 60 * 60 * 1000),
+  });
+  const storageDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-lists-"));
+  cleanups.push(async () => fs.rmSync(storageDir, { recursive: true, force: true }));
+  const { key } = await createApiKey(database.db, { name: "bench" });
+  const app = createApp({
+    config: env,
+    db: database.db,
+    logger: createLogger({ level: env.LOG_LEVEL }),
+    storage: new LocalImageStorage(storageDir),
+    wallets: createWallets(TEST_MNEMONIC),
+    readiness: [{ name: "database", critical: true, check: () => database.ping() }],
+  });
+  report({ url: await listen(http.createServer(app)), key, seeded, seedMs });
+}
+
+async function stop(): Promise<void> {
+  for (const cleanup of cleanups) await cleanup().catch(() => {});
+  process.exit(0);
+}
+process.on("SIGTERM", stop);
+process.on("SIGINT", stop);
+process.on("disconnect", stop);
+
+try {
+  if (mode === "bare-http") await bareHttp(args[0] ?? "");
+  else if (mode === "bare-express") await bareExpress(args[0] ?? "");
+  else if (mode === "api") await api(args[0] ?? "pglite", args[1] ?? "users", Number(args[2] ?? 0));
+  else throw new Error(`unknown mode ${mode}`);
+} catch (error) {
+  report({ error: String((error as Error).stack ?? error) });
+  await stop();
+}

@@ -1,0 +1,135 @@
+/**
+ * `pnpm bench`: runs every benchmark (or those named: `pnpm bench gas lists`) and writes
+ * bench/RESULTS.md, bench/results.json and bench/results.png. Naming a subset re-runs only those
+ * and keeps the other benchmarks' last results. Progress goes to stderr.
+ *
+ *   BENCH_DURATION=10 BENCH_WARMUP=2 BENCH_CONNECTIONS=10   list-read load (seconds, connections)
+ *   BENCH_LIST_ROWS=100000                                   rows seeded for list reads
+ *   BENCH_EVENTS=10000                                       indexer catch-up events
+ *   BENCH_DATABASE_URL (else TEST_DATABASE_URL)              PostgreSQL allowed to create databases
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { benchmarks } from "./benchmarks.ts";
+import { type Machine, renderMarkdown, renderSvg } from "./lib/report.ts";
+import type { BenchResult } from "./lib/result.ts";
+
+const root = path.resolve(import.meta.dirname, "..");
+const benchDir = path.join(root, "bench");
+const started = Date.now();
+const progress = (message: string) => {
+  const seconds = ((Date.now() - started) / 1000).toFixed(0).padStart(4);
+  process.stderr.write(`[bench ${seconds}s] ${message}\n`);
+};
+
+const postgresUrl =
+  process.env.BENCH_DATABASE_URL ||
+  process.env.TEST_DATABASE_URL ||
+  "postgres://collectibles:collectibles@127.0.0.1:5432/collectibles_test";
+
+function reachable(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: hostname, port: Number(port || 5432) });
+    socket.setTimeout(2000);
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("timeout", () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((id) => !benchmarks.some((b) => b.id === id));
+if (unknown.length > 0) {
+  console.error(
+    `unknown benchmark ${unknown.join(", ")}; known: ${benchmarks.map((b) => b.id).join(", ")}`,
+  );
+  process.exit(2);
+}
+const selected = wanted.length > 0 ? benchmarks.filter((b) => wanted.includes(b.id)) : benchmarks;
+
+if (!(await reachable(postgresUrl))) {
+  progress("PostgreSQL is not reachable: starting it with scripts/ci-postgres.sh");
+  execFileSync("bash", [path.join(root, "scripts/ci-postgres.sh")], { stdio: "inherit" });
+}
+
+const loadAverageAtStart = os.loadavg();
+progress(
+  `running ${selected.map((b) => b.id).join(", ")}; load average ${loadAverageAtStart.map((v) => v.toFixed(2)).join(" ")}`,
+);
+
+const resultsFile = path.join(benchDir, "results.json");
+const previous: BenchResult[] =
+  wanted.length > 0 && existsSync(resultsFile)
+    ? (JSON.parse(readFileSync(resultsFile, "utf8")) as { results: BenchResult[] }).results
+    : [];
+const fresh = new Map<string, BenchResult>();
+let failed = 0;
+for (const benchmark of selected) {
+  progress(`== ${benchmark.title} (${benchmark.id})`);
+  const t0 = Date.now();
+  try {
+    const result = await benchmark.run({
+      root,
+      postgresUrl,
+      log: (message) => progress(`${benchmark.id}: ${message}`),
+    });
+    fresh.set(benchmark.id, {
+      id: benchmark.id,
+      title: benchmark.title,
+      durationMs: Date.now() - t0,
+      ...result,
+    });
+    progress(`${benchmark.id}: done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  } catch (error) {
+    failed++;
+    progress(`${benchmark.id}: FAILED: ${(error as Error).message}`);
+    fresh.set(benchmark.id, {
+      id: benchmark.id,
+      title: benchmark.title,
+      description: "This benchmark failed in the last run.",
+      rows: [],
+      notes: [`Error: ${(error as Error).message.split("\n")[0]}`],
+      durationMs: Date.now() - t0,
+    });
+  }
+}
+
+// Registry order; benchmarks not run this time keep their previous result.
+const results = benchmarks
+  .map((b) => fresh.get(b.id) ?? previous.find((p) => p.id === b.id))
+  .filter((r): r is BenchResult => r !== undefined);
+const machine: Machine = {
+  cpus: os.availableParallelism(),
+  cpu: os.cpus()[0]?.model.trim() ?? "unknown",
+  node: process.version,
+  loadAverageAtStart,
+  loadAverageAtEnd: os.loadavg(),
+  date: new Date(started).toISOString(),
+};
+writeFileSync(resultsFile, `${JSON.stringify({ machine, results }, null, 2)}\n`);
+writeFileSync(path.join(benchDir, "RESULTS.md"), renderMarkdown(results, machine));
+// sharp (with its own libvips) is a dependency of the API; it rasterises the SVG, no browser.
+const sharp = createRequire(path.join(root, "packages/api/package.json"))(
+  "sharp",
+) as typeof import("sharp");
+await sharp(Buffer.from(renderSvg(results, machine)), { density: 96 })
+  .png()
+  .toFile(path.join(benchDir, "results.png"));
+progress(
+  `wrote bench/RESULTS.md, bench/results.json, bench/results.png in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+);
+if (failed > 0) {
+  progress(`${failed} benchmark(s) failed`);
+  process.exitCode = 1;
+}
