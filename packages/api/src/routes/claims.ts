@@ -48,7 +48,6 @@ import {
   ChainStatus,
   chainNotConfigured,
   collectibleNotFound,
-  IdempotencyKeyHeader,
   TransactionHash,
 } from "./collectibles.ts";
 import { asConflict } from "./conflicts.ts";
@@ -58,6 +57,7 @@ import {
   dataEnvelope,
   errorResponses,
   filterParam,
+  IdempotencyHeaders,
   IdParams,
   listEnvelope,
   PageQuery,
@@ -430,7 +430,7 @@ export function registerClaimsOpenApi(registry: OpenAPIRegistry): void {
       "and indexed, or 202 with the pending claim after CONFIRM_TIMEOUT_MS.",
     security,
     request: {
-      headers: z.object({ "idempotency-key": IdempotencyKeyHeader }),
+      headers: IdempotencyHeaders,
       body: { required: true, content: { "application/json": { schema: CreateClaimBody } } },
     },
     responses: {

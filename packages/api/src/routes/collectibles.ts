@@ -40,6 +40,7 @@ import {
   dataEnvelope,
   errorResponses,
   filterParam,
+  IdempotencyHeaders,
   IdParams,
   ImageInput,
   ImageUrls,
@@ -394,7 +395,7 @@ export function registerCollectiblesOpenApi(registry: OpenAPIRegistry): void {
       "final). Send `Idempotency-Key` to make retries safe.",
     security,
     request: {
-      headers: z.object({ "idempotency-key": IdempotencyKeyHeader }),
+      headers: IdempotencyHeaders,
       body: { required: true, content: { "application/json": { schema: CreateCollectibleBody } } },
     },
     responses: {
@@ -422,13 +423,3 @@ export function registerCollectiblesOpenApi(registry: OpenAPIRegistry): void {
     },
   });
 }
-
-export const IdempotencyKeyHeader = z
-  .string()
-  .max(255)
-  .optional()
-  .openapi({
-    description:
-      "Any string up to 255 characters. A retry with the same key and body gets the first " +
-      "answer again (status and body); the same key with another body answers 422.",
-  });

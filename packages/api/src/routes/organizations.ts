@@ -44,6 +44,7 @@ import {
   dataEnvelope,
   errorResponses,
   filterParam,
+  IdempotencyHeaders,
   IdParams,
   ImageInput,
   ImageUrls,
@@ -423,6 +424,7 @@ export function registerOrganizationsOpenApi(registry: OpenAPIRegistry): void {
     summary: "Create an organization (its wallet is derived by the service)",
     security,
     request: {
+      headers: IdempotencyHeaders,
       body: {
         required: true,
         content: bodyContent(CreateOrganizationBody, "CreateOrganizationForm"),

@@ -144,3 +144,17 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 export function baseUrlOf(req: Request, publicUrl: string | undefined): string {
   return publicUrl ?? `${req.protocol}://${req.get("host") ?? "localhost"}`;
 }
+
+/** The `Idempotency-Key` header every POST accepts (see `middleware/idempotency.ts`). */
+export const IdempotencyHeaders = z.object({
+  "idempotency-key": z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .openapi({
+      description:
+        "Any string of 1-255 characters. A retry with the same key and body gets the first " +
+        "answer again (status and body); the same key with another body answers 422.",
+    }),
+});

@@ -39,6 +39,7 @@ import {
   dataEnvelope,
   errorResponses,
   filterParam,
+  IdempotencyHeaders,
   IdParams,
   listEnvelope,
   PageQuery,
@@ -300,6 +301,7 @@ export function registerUsersOpenApi(registry: OpenAPIRegistry): void {
     summary: "Create a user (with their own wallet address, or one derived by the service)",
     security,
     request: {
+      headers: IdempotencyHeaders,
       body: { required: true, content: { "application/json": { schema: CreateUserBody } } },
     },
     responses: {
