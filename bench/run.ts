@@ -64,6 +64,11 @@ if (!(await reachable(postgresUrl))) {
 }
 
 const loadAverageAtStart = os.loadavg();
+// The machine is shared: keep the highest 1-minute load average seen while benchmarks run.
+let loadAveragePeak = loadAverageAtStart[0] ?? 0;
+const loadSampler = setInterval(() => {
+  loadAveragePeak = Math.max(loadAveragePeak, os.loadavg()[0] ?? 0);
+}, 5000);
 progress(
   `running ${selected.map((b) => b.id).join(", ")}; load average ${loadAverageAtStart.map((v) => v.toFixed(2)).join(" ")}`,
 );
@@ -105,6 +110,8 @@ for (const benchmark of selected) {
   }
 }
 
+clearInterval(loadSampler);
+
 // Registry order; benchmarks not run this time keep their previous result.
 const results = benchmarks
   .map((b) => fresh.get(b.id) ?? previous.find((p) => p.id === b.id))
@@ -115,6 +122,7 @@ const machine: Machine = {
   node: process.version,
   loadAverageAtStart,
   loadAverageAtEnd: os.loadavg(),
+  loadAveragePeak,
   date: new Date(started).toISOString(),
 };
 writeFileSync(resultsFile, `${JSON.stringify({ machine, results }, null, 2)}\n`);

@@ -135,11 +135,8 @@ async function load(
   ).done;
   const line = output.trim().split("\n").at(-1) ?? "";
   const result = JSON.parse(line) as Load;
-  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
-    throw new Error(
-      `${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`,
-    );
-  }
+  // A wrong answer invalidates the measurement; slow ones are part of it (counted in notes).
+  if (result.non2xx > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers`);
   return result;
 }
 
@@ -156,6 +153,7 @@ export function listBenchmark(options: ListBenchmarkOptions): Benchmark {
       const tmp = mkdtempSync(path.join(os.tmpdir(), "bench-lists-"));
       const bare = new Map<string, { http: Load; express: Load; bytes: number }>();
       const bareMemory: Record<string, number> = {};
+      const problems: string[] = [];
       try {
         for (const { driver, name } of DRIVERS) {
           ctx.log(
@@ -227,6 +225,17 @@ export function listBenchmark(options: ListBenchmarkOptions): Benchmark {
                 first: firstLoad,
                 deep: deepLoad,
               });
+              for (const [which, l] of [
+                [first, firstLoad],
+                [deep, deepLoad],
+              ] as const) {
+                if (l.errors > 0 || l.timeouts > 0) {
+                  problems.push(
+                    `${name} GET ${which}: ${l.timeouts} request(s) over 30 s and ${l.errors} ` +
+                      "connection error(s) during the measurement (not counted in the latency).",
+                  );
+                }
+              }
 
               const label = `${name} GET ${target.path}`;
               const p99 = firstLoad.latencyMs.p99;
@@ -309,6 +318,7 @@ export function listBenchmark(options: ListBenchmarkOptions): Benchmark {
           "database and no auth, measured the same way in the same run.",
         rows,
         notes: [
+          ...problems,
           ...(options.notes ?? []),
           "Latency is measured under load (all connections busy), so it includes queueing on this " +
             "2-core machine, shared with the load generator.",
@@ -345,5 +355,14 @@ export const listsBenchmark = listBenchmark({
       "claims through the chain), which is still being built; until it lands this benchmark seeds " +
       "100,000 users and reads GET /users (and GET /organizations, 10,000 rows). Adding /claims is " +
       "a `claims` seed in bench/lists/seeds.ts and a target here.",
+    "Why the goals are missed (EXPLAIN ANALYZE on PostgreSQL at 100,000 users, first run " +
+      "2026-11-23): every list request runs an exact `count(*)` over all visible rows, with an " +
+      "EXISTS on the organization's is_active per user: ~100 ms for /users on this loaded machine " +
+      "(~40 ms alone), while the first page itself takes 0.5 ms. The deep page adds OFFSET 99,900, " +
+      "which walks the (created_at, id) index and probes organizations 100,000 times (~225 ms). " +
+      "Both grow with the table; see the issue 6 report for the options (cached or maintained " +
+      "counts, a partial covering index, a deferred join for deep pages).",
+    "Bare Express is itself far below bare node:http here: res.json() serialises the ~37 kB body " +
+      "on every request, where node:http sends fixed bytes.",
   ],
 });

@@ -7,6 +7,8 @@ export interface Machine {
   node: string;
   loadAverageAtStart: number[];
   loadAverageAtEnd: number[];
+  /** Highest 1-minute load average sampled during the run. */
+  loadAveragePeak?: number;
   date: string;
 }
 
@@ -41,7 +43,8 @@ export function renderMarkdown(results: BenchResult[], machine: Machine): string
     "",
     `Run ${machine.date} on ${machine.cpus} × ${machine.cpu}, Node ${machine.node}. Load average ` +
       `(1/5/15 min) ${load(machine.loadAverageAtStart)} at start, ${load(machine.loadAverageAtEnd)} ` +
-      "at end: the machine is shared with other work, so time-based figures are noisy (gas is not). " +
+      `at end${machine.loadAveragePeak === undefined ? "" : `, 1-minute peak ${machine.loadAveragePeak.toFixed(2)}`}` +
+      ": the machine is shared with other work, so time-based figures are noisy (gas is not). " +
       "Compare ratios to their same-run baselines rather than absolute figures between runs.",
     "",
   ];

@@ -21,6 +21,8 @@ function run(duration: number) {
     headers: options.headers,
     connections: options.connections,
     duration,
+    // A request slower than this counts as a timeout (reported, not fatal).
+    timeout: 30,
   });
 }
 
