@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EnvError, isValidMnemonic, parseEnv } from "./env.ts";
+import { EnvError, isValidMnemonic, parseEnv, relayerKeyOf } from "./env.ts";
 import { TEST_MNEMONIC } from "./test/constants.ts";
 
 const failure = (source: Record<string, string>) => {
@@ -26,6 +26,23 @@ describe("parseEnv", () => {
     expect(env.DATA_DIR).toMatch(/\/\.data$/);
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.WALLET_MNEMONIC).toBeUndefined();
+  });
+
+  it("uses Hardhat's public account #0 as relayer key only on chain 31337", () => {
+    const local = parseEnv({ RPC_URL: "http://127.0.0.1:8545" });
+    expect(relayerKeyOf(local)).toMatch(/^0xac0974bec39a17e3/);
+    const message = failure({ RPC_URL: "https://rpc.example.com", CHAIN_ID: "100" });
+    expect(message).toContain("RELAYER_PRIVATE_KEY:");
+    expect(message).not.toMatch(/0x[0-9a-f]{64}/);
+    const key = `0x${"1".repeat(64)}`;
+    const real = parseEnv({
+      RPC_URL: "https://rpc.example.com",
+      CHAIN_ID: "100",
+      RELAYER_PRIVATE_KEY: key,
+    });
+    expect(relayerKeyOf(real)).toBe(key);
+    expect(failure({ RELAYER_PRIVATE_KEY: "0x1234" })).toContain("RELAYER_PRIVATE_KEY:");
+    expect(failure({ CONFIRM_TIMEOUT_MS: "-1" })).toContain("CONFIRM_TIMEOUT_MS:");
   });
 
   it("stops with a message naming each bad variable", () => {

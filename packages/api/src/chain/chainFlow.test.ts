@@ -15,13 +15,16 @@ import { type ChainStack, startChainStack } from "../test/chainStack.ts";
 import { startTestApp, type TestApp } from "../test/testApp.ts";
 import { createIndexerReader } from "./indexerReader.ts";
 
+/** Real chain, indexer and database: generous on a busy 2-core CI machine. */
+const TIMEOUT = 120_000;
+
 let stack: ChainStack;
 let t: TestApp;
 let org: { id: string };
 
 beforeAll(async () => {
   stack = await startChainStack();
-  t = await startTestApp({ env: { ...stack.env, CONFIRM_TIMEOUT_MS: "20000" } });
+  t = await startTestApp({ env: { ...stack.env, CONFIRM_TIMEOUT_MS: "60000" } });
   org = (await t.call("POST", "/organizations", { json: { name: "Chain Co" } })).body.data;
 }, 120_000);
 
@@ -45,274 +48,319 @@ async function createUser(email: string) {
 }
 
 describe("the walkthrough", () => {
-  it("creates a collectible of 3, claims it to sold-out and lists the claims, as on-chain", async () => {
-    const ada = await createUser("ada@chain.example");
-    const collectible = await createCollectible({
-      name: "Moon Rocket",
-      description: "The first one",
-      mime_type: "image/png",
-      artwork: "https://example.com/rocket.png",
-      creator_id: ada.id,
-      external_id: "rocket-1",
-      claimed_count: 0,
-      available_count: 3,
-    });
-    expect(collectible).toMatchObject({
-      status: "confirmed",
-      is_active: true,
-      total_count: 3,
-      claimed_count: 0,
-      available_count: 3,
-      creator_id: ada.id,
-      contract_address: getAddress(stack.contract),
-    });
-    expect(collectible.transaction_hash).toMatch(/^0x[0-9a-f]{64}$/);
-
-    const holders = [ada, await createUser("bob@chain.example")];
-    const claims = [];
-    for (const holder of holders) {
-      const res = await t.call("POST", "/claims", {
-        json: { collectible_id: collectible.id, holder_id: holder.id },
-      });
-      expect(res.status, JSON.stringify(res.body)).toBe(201);
-      claims.push(dataEnvelope(Claim).parse(res.body).data);
-    }
-    // The third by email: a new user of the organization is created.
-    const byEmail = await t.call("POST", "/claims", {
-      json: { collectible_id: collectible.id, email: "carol@chain.example" },
-    });
-    expect(byEmail.status, JSON.stringify(byEmail.body)).toBe(201);
-    claims.push(dataEnvelope(Claim).parse(byEmail.body).data);
-    const carol = await t.call("GET", `/users/${byEmail.body.data.holder_id}`);
-    expect(carol.body.data).toMatchObject({ email: "carol@chain.example", claimed_count: 1 });
-
-    const soldOut = await t.call("POST", "/claims", {
-      json: { collectible_id: collectible.id, email: "dave@chain.example" },
-    });
-    expect(soldOut.status).toBe(409);
-    expect(soldOut.body.error.code).toBe("sold_out");
-    const again = await t.call("POST", "/claims", {
-      json: { collectible_id: collectible.id, holder_id: ada.id },
-    });
-    expect(again.status).toBe(409);
-    expect(again.body.error.code).toBe("already_claimed");
-
-    const list = await t.call("GET", `/claims?collectible_id=${collectible.id}`);
-    expect(list.status).toBe(200);
-    const { pagination, data } = listEnvelope(Claim).parse(list.body);
-    expect(pagination).toEqual({ page: 1, size: 20, pages: 1, count: 3 });
-    expect(data.map((c) => c.edition).sort()).toEqual([1, 2, 3]);
-
-    for (const claim of data) {
-      expect(claim).toMatchObject({ status: "confirmed", is_active: true });
-      const tokenId = BigInt(claim.token_id);
-      const balance = await stack.client.readContract({
-        address: stack.contract,
-        abi: erc1155Abi,
-        functionName: "balanceOf",
-        args: [claim.holder_wallet_address as Address, tokenId],
-      });
-      expect(balance).toBe(1n);
-      const uri = await stack.client.readContract({
-        address: stack.contract,
-        abi: erc1155Abi,
-        functionName: "uri",
-        args: [tokenId],
-      });
-      const json = JSON.parse(
-        Buffer.from(uri.replace("data:application/json;base64,", ""), "base64").toString("utf8"),
-      );
-      expect(json).toMatchObject({
-        name: `Moon Rocket #${claim.edition}`,
+  it(
+    "creates a collectible of 3, claims it to sold-out and lists the claims, as on-chain",
+    async () => {
+      const ada = await createUser("ada@chain.example");
+      const collectible = await createCollectible({
+        name: "Moon Rocket",
         description: "The first one",
-        image: "https://example.com/rocket.png",
-        properties: { edition: claim.edition, total_supply: 3 },
+        mime_type: "image/png",
+        artwork: "https://example.com/rocket.png",
+        creator_id: ada.id,
+        external_id: "rocket-1",
+        claimed_count: 0,
+        available_count: 3,
       });
-    }
+      expect(collectible).toMatchObject({
+        status: "confirmed",
+        is_active: true,
+        total_count: 3,
+        claimed_count: 0,
+        available_count: 3,
+        creator_id: ada.id,
+        contract_address: getAddress(stack.contract),
+      });
+      expect(collectible.transaction_hash).toMatch(/^0x[0-9a-f]{64}$/);
 
-    const after = await t.call("GET", `/collectibles/${collectible.id}`);
-    expect(after.body.data).toMatchObject({ claimed_count: 3, available_count: 0 });
-    const user = await t.call("GET", `/users/${ada.id}`);
-    expect(user.body.data.claimed_count).toBe(1);
-    expect(claims.map((c) => c.id).sort()).toEqual(data.map((c) => c.id).sort());
-  });
+      const holders = [ada, await createUser("bob@chain.example")];
+      const claims = [];
+      for (const holder of holders) {
+        const res = await t.call("POST", "/claims", {
+          json: { collectible_id: collectible.id, holder_id: holder.id },
+        });
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
+        claims.push(dataEnvelope(Claim).parse(res.body).data);
+      }
+      // The third by email: a new user of the organization is created.
+      const byEmail = await t.call("POST", "/claims", {
+        json: { collectible_id: collectible.id, email: "carol@chain.example" },
+      });
+      expect(byEmail.status, JSON.stringify(byEmail.body)).toBe(201);
+      claims.push(dataEnvelope(Claim).parse(byEmail.body).data);
+      const carol = await t.call("GET", `/users/${byEmail.body.data.holder_id}`);
+      expect(carol.body.data).toMatchObject({ email: "carol@chain.example", claimed_count: 1 });
+
+      const soldOut = await t.call("POST", "/claims", {
+        json: { collectible_id: collectible.id, email: "dave@chain.example" },
+      });
+      expect(soldOut.status).toBe(409);
+      expect(soldOut.body.error.code).toBe("sold_out");
+      const again = await t.call("POST", "/claims", {
+        json: { collectible_id: collectible.id, holder_id: ada.id },
+      });
+      expect(again.status).toBe(409);
+      expect(again.body.error.code).toBe("already_claimed");
+
+      const list = await t.call("GET", `/claims?collectible_id=${collectible.id}`);
+      expect(list.status).toBe(200);
+      const { pagination, data } = listEnvelope(Claim).parse(list.body);
+      expect(pagination).toEqual({ page: 1, size: 20, pages: 1, count: 3 });
+      expect(data.map((c) => c.edition).sort()).toEqual([1, 2, 3]);
+
+      for (const claim of data) {
+        expect(claim).toMatchObject({ status: "confirmed", is_active: true });
+        const tokenId = BigInt(claim.token_id);
+        const balance = await stack.client.readContract({
+          address: stack.contract,
+          abi: erc1155Abi,
+          functionName: "balanceOf",
+          args: [claim.holder_wallet_address as Address, tokenId],
+        });
+        expect(balance).toBe(1n);
+        const uri = await stack.client.readContract({
+          address: stack.contract,
+          abi: erc1155Abi,
+          functionName: "uri",
+          args: [tokenId],
+        });
+        const json = JSON.parse(
+          Buffer.from(uri.replace("data:application/json;base64,", ""), "base64").toString("utf8"),
+        );
+        expect(json).toMatchObject({
+          name: `Moon Rocket #${claim.edition}`,
+          description: "The first one",
+          image: "https://example.com/rocket.png",
+          properties: { edition: claim.edition, total_supply: 3 },
+        });
+      }
+
+      const after = await t.call("GET", `/collectibles/${collectible.id}`);
+      expect(after.body.data).toMatchObject({ claimed_count: 3, available_count: 0 });
+      const user = await t.call("GET", `/users/${ada.id}`);
+      expect(user.body.data.claimed_count).toBe(1);
+      expect(claims.map((c) => c.id).sort()).toEqual(data.map((c) => c.id).sort());
+    },
+    TIMEOUT,
+  );
 });
 
 describe("the supply race", () => {
-  it("150 concurrent claims of 100: exactly 100 confirmed and 50 sold_out, in the API, the indexer and on-chain", async () => {
-    const collectible = await createCollectible({ name: "Race", total_count: 100 });
-    const answers = await Promise.all(
-      Array.from({ length: 150 }, (_, i) =>
-        t.call("POST", "/claims", {
-          json: { collectible_id: collectible.id, email: `racer-${i}@chain.example` },
-        }),
-      ),
-    );
-    const statuses = answers.map((a) => a.status);
-    expect(statuses.filter((s) => s === 201)).toHaveLength(100);
-    expect(statuses.filter((s) => s === 409)).toHaveLength(50);
-    expect(
-      answers.filter((a) => a.status === 409).every((a) => a.body.error.code === "sold_out"),
-    ).toBe(true);
+  it(
+    "150 concurrent claims of 100: exactly 100 confirmed and 50 sold_out, in the API, the indexer and on-chain",
+    async () => {
+      const collectible = await createCollectible({ name: "Race", total_count: 100 });
+      const answers = await Promise.all(
+        Array.from({ length: 150 }, (_, i) =>
+          t.call("POST", "/claims", {
+            json: { collectible_id: collectible.id, email: `racer-${i}@chain.example` },
+          }),
+        ),
+      );
+      const statuses = answers.map((a) => a.status);
+      expect(statuses.filter((s) => s === 201)).toHaveLength(100);
+      expect(statuses.filter((s) => s === 409)).toHaveLength(50);
+      expect(
+        answers.filter((a) => a.status === 409).every((a) => a.body.error.code === "sold_out"),
+      ).toBe(true);
 
-    const api = await t.call("GET", `/collectibles/${collectible.id}`);
-    expect(api.body.data).toMatchObject({ claimed_count: 100, available_count: 0 });
-    const listed = await t.call("GET", `/claims?collectible_id=${collectible.id}&limit=100`);
-    expect(listed.body.pagination.count).toBe(100);
-    expect(listed.body.data.every((c: { status: string }) => c.status === "confirmed")).toBe(true);
-    const indexed = await createIndexerReader({ url: stack.indexerUrl }).getCollectible(
-      collectible.id,
-    );
-    expect(indexed?.claimedCount).toBe(100n);
-    const onChain = await stack.client.readContract({
-      address: stack.contract,
-      abi: collectiblesAbi,
-      functionName: "claimedCount",
-      args: [uuidToBytes16(collectible.id)],
-    });
-    expect(onChain).toBe(100n);
-  });
+      const api = await t.call("GET", `/collectibles/${collectible.id}`);
+      expect(api.body.data).toMatchObject({ claimed_count: 100, available_count: 0 });
+      const listed = await t.call("GET", `/claims?collectible_id=${collectible.id}&limit=100`);
+      expect(listed.body.pagination.count).toBe(100);
+      expect(listed.body.data.every((c: { status: string }) => c.status === "confirmed")).toBe(
+        true,
+      );
+      const indexed = await createIndexerReader({ url: stack.indexerUrl }).getCollectible(
+        collectible.id,
+      );
+      expect(indexed?.claimedCount).toBe(100n);
+      const onChain = await stack.client.readContract({
+        address: stack.contract,
+        abi: collectiblesAbi,
+        functionName: "claimedCount",
+        args: [uuidToBytes16(collectible.id)],
+      });
+      expect(onChain).toBe(100n);
+    },
+    TIMEOUT,
+  );
 });
 
 describe("Idempotency-Key", () => {
-  it("answers a retry with the first answer, and only one claim exists", async () => {
-    const collectible = await createCollectible({ name: "Idempotent", total_count: 5 });
-    const json = { collectible_id: collectible.id, email: "idem@chain.example" };
-    const headers = { "idempotency-key": `claim-${collectible.id}` };
-    const first = await t.call("POST", "/claims", { json, headers });
-    expect(first.status).toBe(201);
-    const retry = await t.call("POST", "/claims", { json, headers });
-    expect(retry.status).toBe(201);
-    expect(retry.body).toEqual(first.body);
-    expect(retry.headers.get("idempotent-replayed")).toBe("true");
-    expect(retry.headers.get("location")).toBe(`/claims/${first.body.data.id}`);
-    const list = await t.call("GET", `/claims?collectible_id=${collectible.id}`);
-    expect(list.body.pagination.count).toBe(1);
-  });
+  it(
+    "answers a retry with the first answer, and only one claim exists",
+    async () => {
+      const collectible = await createCollectible({ name: "Idempotent", total_count: 5 });
+      const json = { collectible_id: collectible.id, email: "idem@chain.example" };
+      const headers = { "idempotency-key": `claim-${collectible.id}` };
+      const first = await t.call("POST", "/claims", { json, headers });
+      expect(first.status).toBe(201);
+      const retry = await t.call("POST", "/claims", { json, headers });
+      expect(retry.status).toBe(201);
+      expect(retry.body).toEqual(first.body);
+      expect(retry.headers.get("idempotent-replayed")).toBe("true");
+      expect(retry.headers.get("location")).toBe(`/claims/${first.body.data.id}`);
+      const list = await t.call("GET", `/claims?collectible_id=${collectible.id}`);
+      expect(list.body.pagination.count).toBe(1);
+    },
+    TIMEOUT,
+  );
 
-  it("executes two concurrent requests with the same key once, both get the same answer", async () => {
-    const collectible = await createCollectible({ name: "Concurrent", total_count: 5 });
-    const json = { collectible_id: collectible.id, email: "twice@chain.example" };
-    const headers = { "idempotency-key": `concurrent-${collectible.id}` };
-    const [a, b] = await Promise.all([
-      t.call("POST", "/claims", { json, headers }),
-      t.call("POST", "/claims", { json, headers }),
-    ]);
-    expect(a.status).toBe(201);
-    expect(b.status).toBe(201);
-    expect(b.body).toEqual(a.body);
-    const list = await t.call("GET", `/claims?collectible_id=${collectible.id}`);
-    expect(list.body.pagination.count).toBe(1);
-  });
+  it(
+    "executes two concurrent requests with the same key once, both get the same answer",
+    async () => {
+      const collectible = await createCollectible({ name: "Concurrent", total_count: 5 });
+      const json = { collectible_id: collectible.id, email: "twice@chain.example" };
+      const headers = { "idempotency-key": `concurrent-${collectible.id}` };
+      const [a, b] = await Promise.all([
+        t.call("POST", "/claims", { json, headers }),
+        t.call("POST", "/claims", { json, headers }),
+      ]);
+      expect(a.status).toBe(201);
+      expect(b.status).toBe(201);
+      expect(b.body).toEqual(a.body);
+      const list = await t.call("GET", `/claims?collectible_id=${collectible.id}`);
+      expect(list.body.pagination.count).toBe(1);
+    },
+    TIMEOUT,
+  );
 
-  it("answers 422 when the key comes back with another body, on any POST", async () => {
-    const headers = { "idempotency-key": `org-${randomUUID()}` };
-    const first = await t.call("POST", "/organizations", { json: { name: "Once" }, headers });
-    expect(first.status).toBe(201);
-    const same = await t.call("POST", "/organizations", { json: { name: "Once" }, headers });
-    expect(same.status).toBe(201);
-    expect(same.body.data.id).toBe(first.body.data.id);
-    const other = await t.call("POST", "/organizations", { json: { name: "Twice" }, headers });
-    expect(other.status).toBe(422);
-    expect(other.body.error.code).toBe("idempotency_key_reused");
-    const replayedError = await t.call("POST", "/users", {
-      json: { organization_id: org.id },
-      headers: { "idempotency-key": "bad-user" },
-    });
-    expect(replayedError.status).toBe(400);
-    const again = await t.call("POST", "/users", {
-      json: { organization_id: org.id },
-      headers: { "idempotency-key": "bad-user" },
-    });
-    expect(again.status).toBe(400);
-    expect(again.body).toEqual(replayedError.body);
-  });
+  it(
+    "answers 422 when the key comes back with another body, on any POST",
+    async () => {
+      const headers = { "idempotency-key": `org-${randomUUID()}` };
+      const first = await t.call("POST", "/organizations", { json: { name: "Once" }, headers });
+      expect(first.status).toBe(201);
+      const same = await t.call("POST", "/organizations", { json: { name: "Once" }, headers });
+      expect(same.status).toBe(201);
+      expect(same.body.data.id).toBe(first.body.data.id);
+      const other = await t.call("POST", "/organizations", { json: { name: "Twice" }, headers });
+      expect(other.status).toBe(422);
+      expect(other.body.error.code).toBe("idempotency_key_reused");
+      const replayedError = await t.call("POST", "/users", {
+        json: { organization_id: org.id },
+        headers: { "idempotency-key": "bad-user" },
+      });
+      expect(replayedError.status).toBe(400);
+      const again = await t.call("POST", "/users", {
+        json: { organization_id: org.id },
+        headers: { "idempotency-key": "bad-user" },
+      });
+      expect(again.status).toBe(400);
+      expect(again.body).toEqual(replayedError.body);
+    },
+    TIMEOUT,
+  );
 });
 
 describe("refusals", () => {
-  it("answers 400 when derived counts disagree with a new collectible", async () => {
-    const res = await t.call("POST", "/collectibles", {
-      json: {
-        organization_id: org.id,
-        name: "Bad",
-        total_count: 3,
-        claimed_count: 1,
-        available_count: 5,
-      },
-    });
-    expect(res.status).toBe(400);
-    expect(res.body.error.details.map((d: { field: string }) => d.field)).toEqual([
-      "claimed_count",
-      "available_count",
-    ]);
-  });
-
-  it("answers 400 for a missing or non-positive total_count and for both holder_id and email", async () => {
-    for (const total_count of [undefined, 0, -1, 1.5]) {
+  it(
+    "answers 400 when derived counts disagree with a new collectible",
+    async () => {
       const res = await t.call("POST", "/collectibles", {
-        json: { organization_id: org.id, name: "Bad", total_count },
+        json: {
+          organization_id: org.id,
+          name: "Bad",
+          total_count: 3,
+          claimed_count: 1,
+          available_count: 5,
+        },
       });
       expect(res.status).toBe(400);
-      expect(res.body.error.details[0].field).toBe("total_count");
-    }
-    const both = await t.call("POST", "/claims", {
-      json: { collectible_id: randomUUID(), holder_id: randomUUID(), email: "x@chain.example" },
-    });
-    expect(both.status).toBe(400);
-  });
+      expect(res.body.error.details.map((d: { field: string }) => d.field)).toEqual([
+        "claimed_count",
+        "available_count",
+      ]);
+    },
+    TIMEOUT,
+  );
 
-  it("answers 404 for unknown collectibles, claims, holders and creators", async () => {
-    expect((await t.call("GET", `/collectibles/${randomUUID()}`)).status).toBe(404);
-    expect((await t.call("GET", `/claims/${randomUUID()}`)).status).toBe(404);
-    const noCollectible = await t.call("POST", "/claims", {
-      json: { collectible_id: randomUUID(), email: "nobody@chain.example" },
-    });
-    expect(noCollectible.status).toBe(404);
-    expect(noCollectible.body.error.code).toBe("collectible_not_found");
-    const noCreator = await t.call("POST", "/collectibles", {
-      json: { organization_id: org.id, name: "X", total_count: 1, creator_id: randomUUID() },
-    });
-    expect(noCreator.status).toBe(404);
-  });
+  it(
+    "answers 400 for a missing or non-positive total_count and for both holder_id and email",
+    async () => {
+      for (const total_count of [undefined, 0, -1, 1.5]) {
+        const res = await t.call("POST", "/collectibles", {
+          json: { organization_id: org.id, name: "Bad", total_count },
+        });
+        expect(res.status).toBe(400);
+        expect(res.body.error.details[0].field).toBe("total_count");
+      }
+      const both = await t.call("POST", "/claims", {
+        json: { collectible_id: randomUUID(), holder_id: randomUUID(), email: "x@chain.example" },
+      });
+      expect(both.status).toBe(400);
+    },
+    TIMEOUT,
+  );
 
-  it("fails only the claim whose receiver rejects the token, the rest of its batch is minted", async () => {
-    const collectible = await createCollectible({ name: "Receivers", total_count: 10 });
-    // A contract that does not implement the ERC-1155 receiver hook: the Collectibles contract itself.
-    const rejecting = await t.call("POST", "/users", {
-      json: {
-        organization_id: org.id,
-        email: "contract@chain.example",
-        wallet_address: getAddress(stack.contract),
-      },
-    });
-    expect(rejecting.status).toBe(201);
-    const answers = await Promise.all([
-      t.call("POST", "/claims", {
-        json: { collectible_id: collectible.id, holder_id: rejecting.body.data.id },
-      }),
-      ...["r1", "r2", "r3"].map((name) =>
+  it(
+    "answers 404 for unknown collectibles, claims, holders and creators",
+    async () => {
+      expect((await t.call("GET", `/collectibles/${randomUUID()}`)).status).toBe(404);
+      expect((await t.call("GET", `/claims/${randomUUID()}`)).status).toBe(404);
+      const noCollectible = await t.call("POST", "/claims", {
+        json: { collectible_id: randomUUID(), email: "nobody@chain.example" },
+      });
+      expect(noCollectible.status).toBe(404);
+      expect(noCollectible.body.error.code).toBe("collectible_not_found");
+      const noCreator = await t.call("POST", "/collectibles", {
+        json: { organization_id: org.id, name: "X", total_count: 1, creator_id: randomUUID() },
+      });
+      expect(noCreator.status).toBe(404);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "fails only the claim whose receiver rejects the token, the rest of its batch is minted",
+    async () => {
+      const collectible = await createCollectible({ name: "Receivers", total_count: 10 });
+      // A contract that does not implement the ERC-1155 receiver hook: the Collectibles contract itself.
+      const rejecting = await t.call("POST", "/users", {
+        json: {
+          organization_id: org.id,
+          email: "contract@chain.example",
+          wallet_address: getAddress(stack.contract),
+        },
+      });
+      expect(rejecting.status).toBe(201);
+      const answers = await Promise.all([
         t.call("POST", "/claims", {
-          json: { collectible_id: collectible.id, email: `${name}@chain.example` },
+          json: { collectible_id: collectible.id, holder_id: rejecting.body.data.id },
         }),
-      ),
-    ]);
-    expect(answers[0]?.status).toBe(422);
-    expect(answers[0]?.body.error.code).toBe("claim_failed");
-    expect(answers.slice(1).map((a) => a.status)).toEqual([201, 201, 201]);
-    const failed = await t.call("GET", `/claims/${answers[0]?.body.error.details[0].claim_id}`);
-    expect(failed.body.data).toMatchObject({ status: "failed", is_active: false });
-    expect(failed.body.data.failure_reason).toMatch(/ERC1155InvalidReceiver/);
-    const after = await t.call("GET", `/collectibles/${collectible.id}`);
-    expect(after.body.data).toMatchObject({ claimed_count: 3, available_count: 7 });
-  });
+        ...["r1", "r2", "r3"].map((name) =>
+          t.call("POST", "/claims", {
+            json: { collectible_id: collectible.id, email: `${name}@chain.example` },
+          }),
+        ),
+      ]);
+      expect(answers[0]?.status).toBe(422);
+      expect(answers[0]?.body.error.code).toBe("claim_failed");
+      expect(answers.slice(1).map((a) => a.status)).toEqual([201, 201, 201]);
+      const failed = await t.call("GET", `/claims/${answers[0]?.body.error.details[0].claim_id}`);
+      expect(failed.body.data).toMatchObject({ status: "failed", is_active: false });
+      expect(failed.body.data.failure_reason).toMatch(/ERC1155InvalidReceiver/);
+      const after = await t.call("GET", `/collectibles/${collectible.id}`);
+      expect(after.body.data).toMatchObject({ claimed_count: 3, available_count: 7 });
+    },
+    TIMEOUT,
+  );
 
-  it("lists collectibles with filters and the OpenAPI document describes them", async () => {
-    const res = await t.call("GET", `/collectibles?organization_id=${org.id}&external_id=rocket-1`);
-    expect(res.status).toBe(200);
-    expect(res.body.pagination.count).toBe(1);
-    const doc = await t.call("GET", "/openapi.json", { key: null });
-    expect(Object.keys(doc.body.paths)).toEqual(
-      expect.arrayContaining(["/collectibles", "/collectibles/{id}", "/claims", "/claims/{id}"]),
-    );
-  });
+  it(
+    "lists collectibles with filters and the OpenAPI document describes them",
+    async () => {
+      const res = await t.call(
+        "GET",
+        `/collectibles?organization_id=${org.id}&external_id=rocket-1`,
+      );
+      expect(res.status).toBe(200);
+      expect(res.body.pagination.count).toBe(1);
+      const doc = await t.call("GET", "/openapi.json", { key: null });
+      expect(Object.keys(doc.body.paths)).toEqual(
+        expect.arrayContaining(["/collectibles", "/collectibles/{id}", "/claims", "/claims/{id}"]),
+      );
+    },
+    TIMEOUT,
+  );
 });
