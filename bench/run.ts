@@ -83,6 +83,7 @@ let failed = 0;
 for (const benchmark of selected) {
   progress(`== ${benchmark.title} (${benchmark.id})`);
   const t0 = Date.now();
+  const startedAt = new Date(t0).toISOString();
   try {
     const result = await benchmark.run({
       root,
@@ -93,6 +94,7 @@ for (const benchmark of selected) {
       id: benchmark.id,
       title: benchmark.title,
       durationMs: Date.now() - t0,
+      startedAt,
       ...result,
     });
     progress(`${benchmark.id}: done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
@@ -106,6 +108,7 @@ for (const benchmark of selected) {
       rows: [],
       notes: [`Error: ${(error as Error).message.split("\n")[0]}`],
       durationMs: Date.now() - t0,
+      startedAt,
     });
   }
 }

@@ -80,7 +80,10 @@ export function renderMarkdown(results: BenchResult[], machine: Machine): string
     }
     lines.push("");
     for (const note of result.notes) lines.push(`- ${note}`);
-    lines.push("", `_Took ${(result.durationMs / 1000).toFixed(0)} s._`, "");
+    const at = result.startedAt
+      ? `Started ${result.startedAt.slice(0, 19).replace("T", " ")} UTC, took`
+      : "Took";
+    lines.push("", `_${at} ${(result.durationMs / 1000).toFixed(0)} s._`, "");
   }
   return lines.join("\n");
 }
@@ -99,7 +102,7 @@ const escapeXml = (s: string) =>
 export function renderSvg(results: BenchResult[], machine: Machine): string {
   const width = 1400;
   const labelWidth = 640;
-  const barMax = width - labelWidth - 200;
+  const barMax = width - labelWidth - 320;
   const parts: string[] = [];
   let y = 56;
   parts.push(

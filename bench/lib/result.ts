@@ -30,6 +30,8 @@ export interface BenchResult {
   /** Caveats and context (e.g. "seeded 100,000 users; /claims waits for issue 5"). */
   notes: string[];
   durationMs: number;
+  /** ISO time this benchmark started (a subset run keeps the others' older results). */
+  startedAt?: string;
   /** Whatever the benchmark wants kept in results.json beyond the rows. */
   raw?: unknown;
 }
@@ -46,7 +48,7 @@ export interface BenchContext {
 export interface Benchmark {
   id: string;
   title: string;
-  run(ctx: BenchContext): Promise<Omit<BenchResult, "id" | "title" | "durationMs">>;
+  run(ctx: BenchContext): Promise<Omit<BenchResult, "id" | "title" | "durationMs" | "startedAt">>;
 }
 
 export function ratioOf(row: Row): number | undefined {

@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CallResult, startTestApp, type TestApp } from "./testApp.ts";
 
-const RUNS = 120;
+const RUNS = 100;
 const TIMEOUT = 120_000;
 
 let t: TestApp;
