@@ -64,7 +64,7 @@ async function startApi(): Promise<{ url: string; child: ChildProcess }> {
   child.on("exit", () => children.delete(child));
   let output = "";
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`API did not start:\n${output}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`API did not start:\n${output}`)), 180_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /listening on (http:\/\/\S+)/.exec(output);
@@ -97,7 +97,7 @@ function call(url: string, method: string, urlPath: string, json?: unknown) {
 // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON came back.
 const jsonOf = (res: Response): Promise<any> => res.json();
 
-async function until<T>(what: string, check: () => Promise<T | undefined>, ms = 90_000) {
+async function until<T>(what: string, check: () => Promise<T | undefined>, ms = 180_000) {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await check().catch(() => undefined);
@@ -189,4 +189,4 @@ it("every claim accepted before a SIGKILL is confirmed exactly once after a rest
   });
   expect(balances.every((balance) => balance === 1n)).toBe(true);
   second.child.kill("SIGTERM");
-}, 240_000);
+}, 480_000);
