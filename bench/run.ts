@@ -1,7 +1,8 @@
 /**
  * `pnpm bench`: runs every benchmark (or those named: `pnpm bench gas lists`) and writes
  * bench/RESULTS.md, bench/results.json and bench/results.png. Naming a subset re-runs only those
- * and keeps the other benchmarks' last results. Progress goes to stderr.
+ * and keeps the other benchmarks' last results; `pnpm bench --render` only re-draws the report
+ * and chart from results.json. Progress goes to stderr.
  *
  *   BENCH_DURATION=10 BENCH_WARMUP=2 BENCH_CONNECTIONS=10   list-read load (seconds, connections)
  *   BENCH_LIST_ROWS=100000                                   rows seeded for list reads
@@ -48,7 +49,8 @@ function reachable(url: string): Promise<boolean> {
   });
 }
 
-const wanted = process.argv.slice(2);
+const renderOnly = process.argv.includes("--render");
+const wanted = process.argv.slice(2).filter((a) => a !== "--render");
 const unknown = wanted.filter((id) => !benchmarks.some((b) => b.id === id));
 if (unknown.length > 0) {
   console.error(
@@ -57,6 +59,18 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const selected = wanted.length > 0 ? benchmarks.filter((b) => wanted.includes(b.id)) : benchmarks;
+
+const resultsFile = path.join(benchDir, "results.json");
+if (renderOnly) {
+  // Re-draw RESULTS.md and the chart from results.json, measuring nothing.
+  const saved = JSON.parse(readFileSync(resultsFile, "utf8")) as {
+    machine: Machine;
+    results: BenchResult[];
+  };
+  await writeReport(saved.machine, saved.results);
+  progress("re-rendered bench/RESULTS.md and bench/results.png from bench/results.json");
+  process.exit(0);
+}
 
 if (!(await reachable(postgresUrl))) {
   progress("PostgreSQL is not reachable: starting it with scripts/ci-postgres.sh");
@@ -73,7 +87,6 @@ progress(
   `running ${selected.map((b) => b.id).join(", ")}; load average ${loadAverageAtStart.map((v) => v.toFixed(2)).join(" ")}`,
 );
 
-const resultsFile = path.join(benchDir, "results.json");
 const previous: BenchResult[] =
   wanted.length > 0 && existsSync(resultsFile)
     ? (JSON.parse(readFileSync(resultsFile, "utf8")) as { results: BenchResult[] }).results
@@ -128,19 +141,27 @@ const machine: Machine = {
   loadAveragePeak,
   date: new Date(started).toISOString(),
 };
-writeFileSync(resultsFile, `${JSON.stringify({ machine, results }, null, 2)}\n`);
-writeFileSync(path.join(benchDir, "RESULTS.md"), renderMarkdown(results, machine));
-// sharp (with its own libvips) is a dependency of the API; it rasterises the SVG, no browser.
-const sharp = createRequire(path.join(root, "packages/api/package.json"))(
-  "sharp",
-) as typeof import("sharp");
-await sharp(Buffer.from(renderSvg(results, machine)), { density: 96 })
-  .png()
-  .toFile(path.join(benchDir, "results.png"));
+await writeReport(machine, results);
 progress(
   `wrote bench/RESULTS.md, bench/results.json, bench/results.png in ${((Date.now() - started) / 1000).toFixed(0)} s`,
 );
 if (failed > 0) {
   progress(`${failed} benchmark(s) failed`);
   process.exitCode = 1;
+}
+
+async function writeReport(machine: Machine, results: BenchResult[]): Promise<void> {
+  writeFileSync(resultsFile, `${JSON.stringify({ machine, results }, null, 2)}\n`);
+  // Written in the repository's JSON style, so `biome check` stays clean after a run.
+  execFileSync(path.join(root, "node_modules/.bin/biome"), ["format", "--write", resultsFile], {
+    stdio: "ignore",
+  });
+  writeFileSync(path.join(benchDir, "RESULTS.md"), renderMarkdown(results, machine));
+  // sharp (with its own libvips) is a dependency of the API; it rasterises the SVG, no browser.
+  const sharp = createRequire(path.join(root, "packages/api/package.json"))(
+    "sharp",
+  ) as typeof import("sharp");
+  await sharp(Buffer.from(renderSvg(results, machine)), { density: 96 })
+    .png()
+    .toFile(path.join(benchDir, "results.png"));
 }

@@ -21,6 +21,11 @@ export function formatValue(row: Row, value: number): string {
   return `${number(value)} ${row.unit}`;
 }
 
+/** Two decimals, or two significant digits below 0.1 (0.0048×, not 0.00×). */
+export function formatRatio(ratio: number): string {
+  return ratio < 0.1 ? ratio.toPrecision(2) : ratio.toFixed(2);
+}
+
 function goalCell(row: Row): string {
   if (!row.goal) return "–";
   return row.goal;
@@ -75,7 +80,7 @@ export function renderMarkdown(results: BenchResult[], machine: Machine): string
       lines.push(
         `| ${row.name} | ${formatValue(row, row.figure)} | ` +
           `${row.baseline ? `${formatValue(row, row.baseline.value)} (${row.baseline.name})` : "–"} | ` +
-          `${ratio === undefined ? "–" : `${ratio.toFixed(2)}×`} | ${goalCell(row)} | ${metCell(row)} |`,
+          `${ratio === undefined ? "–" : `${formatRatio(ratio)}×`} | ${goalCell(row)} | ${metCell(row)} |`,
       );
     }
     lines.push("");
@@ -122,7 +127,7 @@ export function renderSvg(results: BenchResult[], machine: Machine): string {
       const scale = Math.max(row.figure, row.baseline?.value ?? 0) || 1;
       const color = row.met === undefined ? "#3b73b9" : row.met ? "#2e9d4f" : "#d0453a";
       const ratio = ratioOf(row);
-      const label = `${row.name}${ratio === undefined ? "" : ` (${ratio.toFixed(2)}×)`}${row.goal ? ` — goal ${row.goal}` : ""}`;
+      const label = `${row.name}${ratio === undefined ? "" : ` (${formatRatio(ratio)}×)`}${row.goal ? ` — goal ${row.goal}` : ""}`;
       y += 18;
       parts.push(
         `<text x="24" y="${y + 10}" font-size="12">${escapeXml(label.length > 92 ? `${label.slice(0, 90)}…` : label)}</text>`,
