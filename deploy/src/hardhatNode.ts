@@ -4,8 +4,8 @@
  * "real" chain.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { type AddressInfo, createServer } from "node:net";
 import { childEnv, contractsRoot, hardhatCli, node22 } from "./artifact.ts";
+import { freePort, killGroup, trackGroup, untrackGroup } from "./childProcesses.ts";
 
 export interface HardhatNode {
   rpcUrl: string;
@@ -15,50 +15,6 @@ export interface HardhatNode {
 }
 
 const READY_TIMEOUT_MS = 60_000;
-
-/** Process groups of chains still running, killed when this process exits however it exits. */
-const running = new Set<number>();
-let cleanupInstalled = false;
-
-function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // Already gone.
-  }
-}
-
-function installCleanup(): void {
-  if (cleanupInstalled) return;
-  cleanupInstalled = true;
-  process.on("exit", () => {
-    for (const pid of running) killGroup(pid, "SIGKILL");
-  });
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-    const onSignal = () => {
-      for (const pid of running) killGroup(pid, "SIGKILL");
-      running.clear();
-      // Keep the default behaviour (exit by that signal) unless someone else handles it.
-      if (process.listenerCount(signal) === 1) {
-        process.removeListener(signal, onSignal);
-        process.kill(process.pid, signal);
-      }
-    };
-    process.on(signal, onSignal);
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function chainIdAt(rpcUrl: string): Promise<string | undefined> {
   try {
@@ -95,7 +51,6 @@ function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
 }
 
 async function spawnNode(port: number, chainId: number): Promise<HardhatNode> {
-  installCleanup();
   const child = spawn(
     node22(),
     [
@@ -113,7 +68,7 @@ async function spawnNode(port: number, chainId: number): Promise<HardhatNode> {
   );
   const pid = child.pid;
   if (pid === undefined) throw new Error("Could not spawn `hardhat node`");
-  running.add(pid);
+  trackGroup(pid);
 
   // The node logs every request: keep reading so it never blocks, keep the tail for errors.
   let tail = "";
@@ -135,7 +90,7 @@ async function spawnNode(port: number, chainId: number): Promise<HardhatNode> {
         killGroup(pid, "SIGKILL");
         await waitForExit(child, 5_000);
       }
-      running.delete(pid);
+      untrackGroup(pid);
     })();
     return stopped;
   };
@@ -144,7 +99,7 @@ async function spawnNode(port: number, chainId: number): Promise<HardhatNode> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      running.delete(pid);
+      untrackGroup(pid);
       throw new ChainStartError(
         `\`hardhat node\` on port ${port} exited (${child.exitCode ?? child.signalCode}) before answering:\n${tail}`,
         /EADDRINUSE|address already in use/i.test(tail),

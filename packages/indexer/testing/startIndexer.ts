@@ -11,10 +11,16 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import {
+  freePort,
+  killAllTracked,
+  killGroup,
+  trackGroup,
+  untrackGroup,
+} from "@collectibles/deploy/childProcesses";
 import pg from "pg";
 
 /** The indexer package's folder: Ponder's project root. */
@@ -74,58 +80,12 @@ export interface RunningIndexer {
 
 const START_TIMEOUT_MS = 90_000;
 
-/** Process groups still running, killed when this process exits however it exits. */
-const running = new Set<number>();
-let cleanupInstalled = false;
-
-function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // Already gone.
-  }
-}
-
-function installCleanup(): void {
-  if (cleanupInstalled) return;
-  cleanupInstalled = true;
-  process.on("exit", () => {
-    for (const pid of running) killGroup(pid, "SIGKILL");
-  });
-  // A test runner ends its workers with a signal, and "exit" handlers do not run then.
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-    const onSignal = () => {
-      for (const pid of running) killGroup(pid, "SIGKILL");
-      running.clear();
-      // Keep the default behaviour (exit by that signal) unless someone else handles it.
-      if (process.listenerCount(signal) === 1) {
-        process.removeListener(signal, onSignal);
-        process.kill(process.pid, signal);
-      }
-    };
-    process.on(signal, onSignal);
-  }
-}
-
 /**
  * Kills every indexer this process started that is still running, including one whose start
  * is still pending (a timed-out test never got its handle). For `afterAll`.
  */
 export function killAllIndexers(): void {
-  for (const pid of running) killGroup(pid, "SIGKILL");
-  running.clear();
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
+  killAllTracked();
 }
 
 /** Ponder's command-line entry as installed for this package (it exports no `package.json`). */
@@ -158,7 +118,6 @@ async function answers(url: string): Promise<boolean> {
  * exits or does not answer in time.
  */
 export async function startIndexer(opts: StartIndexerOptions): Promise<RunningIndexer> {
-  installCleanup();
   const root = opts.root ?? indexerRoot;
   const schema = opts.schema ?? "collectibles";
   // A folder made here is this indexer's own: it goes when the indexer stops.
@@ -189,7 +148,7 @@ export async function startIndexer(opts: StartIndexerOptions): Promise<RunningIn
   );
   const pid = child.pid;
   if (pid === undefined) throw new Error("Could not spawn `ponder start`");
-  running.add(pid);
+  trackGroup(pid);
 
   let tail = "";
   let actualPort = port;
@@ -231,7 +190,7 @@ export async function startIndexer(opts: StartIndexerOptions): Promise<RunningIn
       }
       // Whatever the group still holds (workers) goes too.
       killGroup(pid, "SIGKILL");
-      running.delete(pid);
+      untrackGroup(pid);
       if (ownDataDir) removeDataDir(dataDir);
       return { forced, code: child.exitCode, signal: child.signalCode };
     })();
@@ -242,7 +201,7 @@ export async function startIndexer(opts: StartIndexerOptions): Promise<RunningIn
   const probe = opts.waitForReady ? "ready" : "health";
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      running.delete(pid);
+      untrackGroup(pid);
       if (ownDataDir) removeDataDir(dataDir);
       throw new Error(
         `\`ponder start\` exited (${child.exitCode ?? child.signalCode}) before answering:\n${tail}`,
