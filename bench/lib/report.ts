@@ -114,7 +114,7 @@ export function renderSvg(results: BenchResult[], machine: Machine): string {
     `<text x="24" y="34" font-size="22" font-weight="bold">Collectibles service benchmarks — ${escapeXml(machine.date.slice(0, 16).replace("T", " "))} UTC, load ${machine.loadAverageAtStart.map((v) => v.toFixed(1)).join("/")}</text>`,
   );
   parts.push(
-    `<text x="24" y="${y}" font-size="13" fill="#555">Coloured: measured (green goal met, red goal missed, blue no goal). Grey: baseline from the same run. Bars of a pair share one scale.</text>`,
+    `<text x="24" y="${y}" font-size="13" fill="#555">Coloured: measured (green goal met, red goal missed, blue no goal). Grey: baseline from the same run. Bars of a pair share one scale. Black tick: a goal given as a number.</text>`,
   );
   y += 20;
   for (const result of results) {
@@ -124,7 +124,7 @@ export function renderSvg(results: BenchResult[], machine: Machine): string {
     );
     y += 10;
     for (const row of result.rows) {
-      const scale = Math.max(row.figure, row.baseline?.value ?? 0) || 1;
+      const scale = Math.max(row.figure, row.baseline?.value ?? 0, row.goalValue ?? 0) || 1;
       const color = row.met === undefined ? "#3b73b9" : row.met ? "#2e9d4f" : "#d0453a";
       const ratio = ratioOf(row);
       const label = `${row.name}${ratio === undefined ? "" : ` (${formatRatio(ratio)}×)`}${row.goal ? ` — goal ${row.goal}` : ""}`;
@@ -139,6 +139,14 @@ export function renderSvg(results: BenchResult[], machine: Machine): string {
       parts.push(
         `<text x="${labelWidth + w + 6}" y="${y + 11}" font-size="12">${escapeXml(formatValue(row, row.figure))}</text>`,
       );
+      if (row.goalValue !== undefined) {
+        // A goal given as a number: a dark tick where the bar would have to reach.
+        const gx = labelWidth + (row.goalValue / scale) * barMax;
+        parts.push(
+          `<line x1="${gx.toFixed(1)}" y1="${y - 3}" x2="${gx.toFixed(1)}" y2="${y + 16}" stroke="#222" stroke-width="2"/>`,
+          `<text x="${(gx + 4).toFixed(1)}" y="${y + 11}" font-size="11" fill="#222">goal ${escapeXml(formatValue(row, row.goalValue))}</text>`,
+        );
+      }
       if (row.baseline) {
         y += 15;
         const bw = Math.max(1, (row.baseline.value / scale) * barMax);

@@ -15,6 +15,8 @@ export interface Row {
   ratio?: number;
   /** The goal in words, e.g. "<= 20 ms" or ">= 0.5x bare Express". */
   goal?: string;
+  /** The goal as a value in `unit`, when it is one (e.g. 500 for ">= 500 claims/s"): the chart marks it. */
+  goalValue?: number;
   /** Whether the goal is met; undefined when the row has no goal. */
   met?: boolean;
   /** Whether a bigger figure is better (throughput) or worse (latency, gas, memory). */
