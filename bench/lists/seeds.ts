@@ -15,7 +15,7 @@ const apiRequire = createRequire(
 const drizzleDir = path.dirname(apiRequire.resolve("drizzle-orm"));
 const { sql } = (await import(
   pathToFileURL(path.join(drizzleDir, "index.js")).href
-)) as typeof import("drizzle-orm");
+)) as typeof import("../../packages/api/node_modules/drizzle-orm/index.js");
 
 export type Seed = (db: Database, rows: number) => Promise<Record<string, number>>;
 
