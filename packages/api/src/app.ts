@@ -3,7 +3,8 @@
  * `index.ts` does that, and tests build as many apps as they like.
  */
 import express, { type Express } from "express";
-import type { AppDeps } from "./deps.ts";
+import { ListCounts } from "./db/listCounts.ts";
+import type { AppDeps, RouteDeps } from "./deps.ts";
 import { authenticate } from "./middleware/auth.ts";
 import { errorHandler, notFoundHandler } from "./middleware/errorHandler.ts";
 import { rateLimitPerKey } from "./middleware/rateLimit.ts";
@@ -18,7 +19,11 @@ import { usersRouter } from "./routes/users.ts";
 
 export type { AppDeps, ChainServices, ReadinessCheck } from "./deps.ts";
 
-export function createApp(deps: AppDeps): Express {
+/** Methods that only read; any other request may change what a list counts. */
+const READS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+export function createApp(appDeps: AppDeps): Express {
+  const deps: RouteDeps = { ...appDeps, counts: new ListCounts() };
   const app = express();
   app.disable("x-powered-by");
   // Ids in paths are matched exactly; `/Organizations` is not `/organizations`.
@@ -26,6 +31,11 @@ export function createApp(deps: AppDeps): Express {
   app.set("strict routing", false);
 
   app.use(requestLogger(deps.logger));
+  app.use((req, res, next) => {
+    // On "close", which also ends aborted requests: a write may commit before its client leaves.
+    if (!READS.has(req.method)) res.once("close", () => deps.counts.invalidate());
+    next();
+  });
   app.use((_req, res, next) => {
     res.set("X-Content-Type-Options", "nosniff");
     next();

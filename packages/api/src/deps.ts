@@ -3,6 +3,7 @@ import type { ChainClient } from "./chain/chainClient.ts";
 import type { Confirmations } from "./chain/confirmations.ts";
 import type { IndexerReader } from "./chain/indexerReader.ts";
 import type { Database } from "./db/client.ts";
+import type { ListCounts } from "./db/listCounts.ts";
 import type { Env } from "./env.ts";
 import type { ImageStorage } from "./images/imageStorage.ts";
 import type { Logger } from "./logger.ts";
@@ -39,4 +40,10 @@ export interface AppDeps {
   readiness: ReadinessCheck[];
   /** Absent: collectibles and claims can be read but not created (503). */
   chain?: ChainServices;
+}
+
+/** What the routers get: the app's dependencies and what `createApp` makes for them. */
+export interface RouteDeps extends AppDeps {
+  /** List counts remembered between requests, dropped by every write (db/listCounts.ts). */
+  counts: ListCounts;
 }

@@ -94,9 +94,12 @@ export async function findActiveApiKey(q: Queryable, key: string): Promise<ApiKe
   return row;
 }
 
+/** A key's last use is recorded at most this often, so authentication rarely writes. */
+export const TOUCH_INTERVAL_MS = 60_000;
+
 /** Records use at most once a minute per key, so authentication does not write on every call. */
 export async function touchApiKey(q: Queryable, id: string, now = new Date()): Promise<void> {
-  const minuteAgo = new Date(now.getTime() - 60_000);
+  const minuteAgo = new Date(now.getTime() - TOUCH_INTERVAL_MS);
   await q
     .update(apiKeys)
     .set({ lastUsedAt: now })

@@ -1,6 +1,7 @@
 /** Claim queries, within the caller's organization scope (through the claim's collectible). */
 import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "./client.ts";
+import { type ListCounts, listKey } from "./listCounts.ts";
 import { type Scope, scopeCondition } from "./organizations.ts";
 import { offsetOf, type PageRequest } from "./pagination.ts";
 import { claims, collectibles, organizations, users } from "./schema.ts";
@@ -40,34 +41,51 @@ export interface ClaimFilters {
   externalId?: string;
 }
 
+/**
+ * One page of claims, oldest first. Visibility is decided per collectible (a hundred rows), not
+ * per claim, and the page's ids come from the (created_at, id, collectible_id) index alone, so a
+ * deep OFFSET walks index entries only; the full rows are read for the page's ids.
+ */
 export async function listClaims(
   q: Queryable,
   scope: Scope,
   filters: ClaimFilters,
   page: PageRequest,
+  counts: ListCounts,
 ): Promise<{ rows: ClaimWithOrganization[]; count: number }> {
+  const visibleCollectibles = q
+    .select({ id: collectibles.id })
+    .from(collectibles)
+    .where(visible(scope));
   const where = and(
-    visible(scope),
+    inArray(claims.collectibleId, visibleCollectibles),
     filters.holderId === undefined ? undefined : eq(claims.holderId, filters.holderId),
     filters.collectibleId === undefined
       ? undefined
       : eq(claims.collectibleId, filters.collectibleId),
     filters.externalId === undefined ? undefined : eq(claims.externalId, filters.externalId),
   );
-  const [counted] = await q
-    .select({ count: sql<number>`count(*)::int` })
+  const count = await counts.get(listKey("claims", scope, filters), async () => {
+    const [counted] = await q
+      .select({ count: sql<number>`count(*)::int` })
+      .from(claims)
+      .where(where);
+    return counted?.count ?? 0;
+  });
+  const pageIds = q
+    .select({ id: claims.id })
     .from(claims)
-    .innerJoin(collectibles, eq(collectibles.id, claims.collectibleId))
-    .where(where);
-  const rows = await q
-    .select({ claim: claims, organizationId: collectibles.organizationId })
-    .from(claims)
-    .innerJoin(collectibles, eq(collectibles.id, claims.collectibleId))
     .where(where)
     .orderBy(asc(claims.createdAt), asc(claims.id))
     .limit(page.limit)
     .offset(offsetOf(page));
-  return { rows, count: counted?.count ?? 0 };
+  const rows = await q
+    .select({ claim: claims, organizationId: collectibles.organizationId })
+    .from(claims)
+    .innerJoin(collectibles, eq(collectibles.id, claims.collectibleId))
+    .where(inArray(claims.id, pageIds))
+    .orderBy(asc(claims.createdAt), asc(claims.id));
+  return { rows, count };
 }
 
 /** Whether the holder has a claim of the collectible that did not fail. */

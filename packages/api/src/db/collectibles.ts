@@ -1,6 +1,7 @@
 /** Collectible queries, within the caller's organization scope (see `organizations.ts`). */
 import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "./client.ts";
+import { type ListCounts, listKey } from "./listCounts.ts";
 import { type Scope, scopeCondition } from "./organizations.ts";
 import { offsetOf, type PageRequest } from "./pagination.ts";
 import { claims, collectibles, organizations } from "./schema.ts";
@@ -41,6 +42,7 @@ export async function listCollectibles(
   scope: Scope,
   filters: CollectibleFilters,
   page: PageRequest,
+  counts: ListCounts,
 ): Promise<{ rows: CollectibleRow[]; count: number }> {
   const where = and(
     visible(scope),
@@ -50,10 +52,13 @@ export async function listCollectibles(
     filters.creatorId === undefined ? undefined : eq(collectibles.creatorId, filters.creatorId),
     filters.externalId === undefined ? undefined : eq(collectibles.externalId, filters.externalId),
   );
-  const [counted] = await q
-    .select({ count: sql<number>`count(*)::int` })
-    .from(collectibles)
-    .where(where);
+  const count = await counts.get(listKey("collectibles", scope, filters), async () => {
+    const [counted] = await q
+      .select({ count: sql<number>`count(*)::int` })
+      .from(collectibles)
+      .where(where);
+    return counted?.count ?? 0;
+  });
   const rows = await q
     .select()
     .from(collectibles)
@@ -61,7 +66,7 @@ export async function listCollectibles(
     .orderBy(asc(collectibles.createdAt), asc(collectibles.id))
     .limit(page.limit)
     .offset(offsetOf(page));
-  return { rows, count: counted?.count ?? 0 };
+  return { rows, count };
 }
 
 export async function insertCollectible(

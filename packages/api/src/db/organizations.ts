@@ -5,6 +5,7 @@
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Queryable } from "./client.ts";
+import { type ListCounts, listKey } from "./listCounts.ts";
 import { offsetOf, type PageRequest } from "./pagination.ts";
 import { rowsOf } from "./rows.ts";
 import { organizations, users, walletIndexSeq } from "./schema.ts";
@@ -62,6 +63,7 @@ export async function listOrganizations(
   scope: Scope,
   filters: OrganizationFilters,
   page: PageRequest,
+  counts: ListCounts,
 ): Promise<{ rows: OrganizationRow[]; count: number }> {
   const where = and(
     eq(organizations.isActive, true),
@@ -72,10 +74,13 @@ export async function listOrganizations(
       ? undefined
       : eq(organizations.walletAddress, filters.walletAddress),
   );
-  const [counted] = await q
-    .select({ count: sql<number>`count(*)::int` })
-    .from(organizations)
-    .where(where);
+  const count = await counts.get(listKey("organizations", scope, filters), async () => {
+    const [counted] = await q
+      .select({ count: sql<number>`count(*)::int` })
+      .from(organizations)
+      .where(where);
+    return counted?.count ?? 0;
+  });
   const rows = await q
     .select()
     .from(organizations)
@@ -83,7 +88,7 @@ export async function listOrganizations(
     .orderBy(asc(organizations.createdAt), asc(organizations.id))
     .limit(page.limit)
     .offset(offsetOf(page));
-  return { rows, count: counted?.count ?? 0 };
+  return { rows, count };
 }
 
 /** True when `ancestorId` is `id` itself or one of its ancestors (following parent_id upwards). */

@@ -90,7 +90,11 @@ export const users = pgTable(
     deletedAt: deletedAt(),
   },
   (t) => [
-    index("users_created_at_id_idx").on(t.createdAt, t.id),
+    // Lists: active users in page order, with the organization for the visibility check, so a
+    // count or a deep page reads this index alone.
+    index("users_active_page_idx")
+      .on(t.createdAt, t.id, t.organizationId)
+      .where(sql`${t.isActive}`),
     index("users_organization_id_idx").on(t.organizationId),
     uniqueIndex("users_organization_email_unique")
       .on(t.organizationId, sql`lower(${t.email})`)
@@ -199,7 +203,8 @@ export const claims = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    index("claims_created_at_id_idx").on(t.createdAt, t.id),
+    // Lists: page order with the collectible for the visibility check (see listClaims).
+    index("claims_page_idx").on(t.createdAt, t.id, t.collectibleId),
     index("claims_collectible_id_idx").on(t.collectibleId),
     index("claims_holder_id_idx").on(t.holderId),
     index("claims_pending_idx").on(t.createdAt, t.id).where(sql`${t.status} = 'pending'`),

@@ -1,6 +1,7 @@
 /** User queries, always within the caller's organization scope (see `organizations.ts`). */
-import { and, asc, eq, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "./client.ts";
+import { type ListCounts, listKey } from "./listCounts.ts";
 import { type Scope, scopeCondition } from "./organizations.ts";
 import { offsetOf, type PageRequest } from "./pagination.ts";
 import { organizations, users } from "./schema.ts";
@@ -8,13 +9,16 @@ import { organizations, users } from "./schema.ts";
 export type UserRow = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
 
-/** Users are visible when active, in an active organization, inside the scope. */
+/**
+ * Users are visible when active, in an active organization, inside the scope. The organizations
+ * are the few rows: they are chosen first, and users are matched to them.
+ */
 function visible(scope: Scope): SQL | undefined {
-  return and(
-    eq(users.isActive, true),
-    sql`exists (select 1 from ${organizations} where ${organizations.id} = ${users.organizationId} and ${organizations.isActive})`,
-    scopeCondition(scope, users.organizationId),
-  );
+  const visibleOrganizations = sql`select ${organizations.id} from ${organizations} where ${and(
+    eq(organizations.isActive, true),
+    scopeCondition(scope, organizations.id),
+  )}`;
+  return and(eq(users.isActive, true), sql`${users.organizationId} in (${visibleOrganizations})`);
 }
 
 export async function findUser(
@@ -42,6 +46,7 @@ export async function listUsers(
   scope: Scope,
   filters: UserFilters,
   page: PageRequest,
+  counts: ListCounts,
 ): Promise<{ rows: UserRow[]; count: number }> {
   const where = and(
     visible(scope),
@@ -54,15 +59,27 @@ export async function listUsers(
       ? undefined
       : eq(users.walletAddress, filters.walletAddress),
   );
-  const [counted] = await q.select({ count: sql<number>`count(*)::int` }).from(users).where(where);
-  const rows = await q
-    .select()
+  const count = await counts.get(listKey("users", scope, filters), async () => {
+    const [counted] = await q
+      .select({ count: sql<number>`count(*)::int` })
+      .from(users)
+      .where(where);
+    return counted?.count ?? 0;
+  });
+  // The page's ids from the index, then their rows: a deep OFFSET skips index entries only.
+  const pageIds = q
+    .select({ id: users.id })
     .from(users)
     .where(where)
     .orderBy(asc(users.createdAt), asc(users.id))
     .limit(page.limit)
     .offset(offsetOf(page));
-  return { rows, count: counted?.count ?? 0 };
+  const rows = await q
+    .select()
+    .from(users)
+    .where(inArray(users.id, pageIds))
+    .orderBy(asc(users.createdAt), asc(users.id));
+  return { rows, count };
 }
 
 export async function insertUser(q: Queryable, values: NewUser): Promise<UserRow> {

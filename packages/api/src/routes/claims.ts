@@ -37,7 +37,7 @@ import { paginationOf } from "../db/pagination.ts";
 import { uniqueViolation } from "../db/pgError.ts";
 import { users } from "../db/schema.ts";
 import { findUser, insertUser, type UserRow } from "../db/users.ts";
-import type { AppDeps } from "../deps.ts";
+import type { AppDeps, RouteDeps } from "../deps.ts";
 import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from "../errors.ts";
 import { authOf } from "../middleware/auth.ts";
 import { jsonBody, requireContentType } from "../middleware/bodyParsers.ts";
@@ -266,7 +266,7 @@ function bodyOf(req: Request): unknown {
   return req.body;
 }
 
-export function claimsRouter(deps: AppDeps): Router {
+export function claimsRouter(deps: RouteDeps): Router {
   const { db } = deps;
   const router = Router();
 
@@ -281,6 +281,7 @@ export function claimsRouter(deps: AppDeps): Router {
         externalId: query.external_id,
       },
       query,
+      deps.counts,
     );
     const view = await chainViewOf(deps, rows);
     res.json({

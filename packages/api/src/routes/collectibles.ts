@@ -23,7 +23,7 @@ import { findOrganization } from "../db/organizations.ts";
 import { paginationOf } from "../db/pagination.ts";
 import type { StoredImage } from "../db/schema.ts";
 import { findUser } from "../db/users.ts";
-import type { AppDeps } from "../deps.ts";
+import type { AppDeps, RouteDeps } from "../deps.ts";
 import { NotFoundError, ServiceUnavailableError, ValidationError } from "../errors.ts";
 import { decodeDataUri } from "../images/decodeDataUri.ts";
 import { imageUrls, storeImage } from "../images/storeImage.ts";
@@ -227,7 +227,7 @@ function bodyOf(req: Request): unknown {
   return req.body;
 }
 
-export function collectiblesRouter(deps: AppDeps): Router {
+export function collectiblesRouter(deps: RouteDeps): Router {
   const { db } = deps;
   const router = Router();
 
@@ -242,6 +242,7 @@ export function collectiblesRouter(deps: AppDeps): Router {
         externalId: query.external_id,
       },
       query,
+      deps.counts,
     );
     const counts = await claimedCountsOf(deps, rows);
     const baseUrl = baseUrlOf(req, deps.config.PUBLIC_URL);

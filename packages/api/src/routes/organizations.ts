@@ -27,7 +27,7 @@ import {
 } from "../db/organizations.ts";
 import { paginationOf } from "../db/pagination.ts";
 import type { StoredImage } from "../db/schema.ts";
-import type { AppDeps } from "../deps.ts";
+import type { AppDeps, RouteDeps } from "../deps.ts";
 import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from "../errors.ts";
 import { decodeDataUri } from "../images/decodeDataUri.ts";
 import { deleteImage, imageUrls, storeImage } from "../images/storeImage.ts";
@@ -243,7 +243,7 @@ async function checkParent(
   }
 }
 
-export function organizationsRouter(deps: AppDeps): Router {
+export function organizationsRouter(deps: RouteDeps): Router {
   const { db } = deps;
   const router = Router();
   // Two images as base64 in JSON, plus room for the other fields.
@@ -270,6 +270,7 @@ export function organizationsRouter(deps: AppDeps): Router {
         walletAddress: query.wallet_address,
       },
       query,
+      deps.counts,
     );
     const ctx = context(req);
     res.json({

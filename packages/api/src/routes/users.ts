@@ -24,7 +24,7 @@ import {
   type UserRow,
   updateUser,
 } from "../db/users.ts";
-import type { AppDeps } from "../deps.ts";
+import type { AppDeps, RouteDeps } from "../deps.ts";
 import { NotFoundError } from "../errors.ts";
 import { authOf } from "../middleware/auth.ts";
 import { jsonBody, requireContentType } from "../middleware/bodyParsers.ts";
@@ -170,7 +170,7 @@ function bodyOf(req: Request): unknown {
   return req.body;
 }
 
-export function usersRouter(deps: AppDeps): Router {
+export function usersRouter(deps: RouteDeps): Router {
   const { db } = deps;
   const router = Router();
   const parseBody = [
@@ -190,6 +190,7 @@ export function usersRouter(deps: AppDeps): Router {
         walletAddress: query.wallet_address,
       },
       query,
+      deps.counts,
     );
     const counts = await claimedCounts(deps, rows);
     res.json({

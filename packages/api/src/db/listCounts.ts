@@ -1,0 +1,53 @@
+/**
+ * The `count` of list answers, remembered between requests. An exact `count(*)` walks every
+ * matching row (tens of milliseconds at 100,000 claims), while the page itself reads 100: counting
+ * on every request would make the count, not the page, the cost of a list.
+ *
+ * A remembered count is dropped by any write this process answers (`invalidate`, called when a
+ * POST, PATCH, PUT or DELETE request ends), so one API process always answers exact counts.
+ * Writes made elsewhere (another API process on the same PostgreSQL, the `keys` command) show
+ * within `maxAgeMs`. The relayer's writes change only chain status, which no list filters on.
+ */
+import type { Scope } from "./organizations.ts";
+
+/** The key of a list's count: which list, whose scope, which filters. */
+export function listKey(list: string, scope: Scope, filters: object): string {
+  return JSON.stringify([list, scope.organizationId, filters]);
+}
+
+export class ListCounts {
+  #generation = 0;
+  readonly #entries = new Map<string, { generation: number; count: number; at: number }>();
+
+  constructor(
+    private readonly maxAgeMs = 2_000,
+    private readonly maxEntries = 1_000,
+  ) {}
+
+  /** Forgets every count: a write may have changed any list. */
+  invalidate(): void {
+    this.#generation += 1;
+    this.#entries.clear();
+  }
+
+  /** The count for `key` (the list and its filters), counted by `count` when not remembered. */
+  async get(key: string, count: () => Promise<number>): Promise<number> {
+    const now = Date.now();
+    const known = this.#entries.get(key);
+    if (known && known.generation === this.#generation && now - known.at < this.maxAgeMs) {
+      return known.count;
+    }
+    // A write ending while this count runs may or may not be in it: then it is not remembered.
+    const generation = this.#generation;
+    const value = await count();
+    if (generation === this.#generation) {
+      this.#entries.delete(key);
+      if (this.#entries.size >= this.maxEntries) {
+        const oldest = this.#entries.keys().next().value;
+        if (oldest !== undefined) this.#entries.delete(oldest);
+      }
+      this.#entries.set(key, { generation, count: value, at: now });
+    }
+    return value;
+  }
+}
