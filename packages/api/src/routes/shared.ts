@@ -112,7 +112,10 @@ export const listEnvelope = <T extends z.ZodType>(item: T) =>
       page: z.number().int().min(1),
       size: z.number().int().min(1).openapi({ description: "The page size (limit)" }),
       pages: z.number().int().min(0).openapi({ description: "ceil(count / size)" }),
-      count: z.number().int().min(0).openapi({ description: "All items matching the filters" }),
+      count: z.number().int().min(0).openapi({
+        description:
+          "All items matching the filters (writes through another API process show within 2 s)",
+      }),
     }),
     data: z.array(item),
   });
