@@ -110,7 +110,8 @@ export async function hasClaimed(
 
 /**
  * Inserts the claim, then takes one place in the collectible's supply; undefined when none is
- * left (the caller rolls back, removing the claim). Must run in a transaction.
+ * left (the caller rolls back, removing the claim). Must run in a transaction. A second claim by
+ * the same holder fails on the insert (`claims_collectible_holder_unique`).
  *
  * The supply update is the transaction's last statement: it takes the collectible's row lock,
  * which concurrent claims of the collectible queue on, and holds it only until the commit that

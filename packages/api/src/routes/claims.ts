@@ -34,9 +34,8 @@ import type { Transaction } from "../db/client.ts";
 import { findCollectible } from "../db/collectibles.ts";
 import { nextWalletIndex } from "../db/organizations.ts";
 import { paginationOf } from "../db/pagination.ts";
-import { uniqueViolation } from "../db/pgError.ts";
 import { users } from "../db/schema.ts";
-import { findUser, insertUser, type UserRow } from "../db/users.ts";
+import { findUser, type UserRow } from "../db/users.ts";
 import type { AppDeps, RouteDeps } from "../deps.ts";
 import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from "../errors.ts";
 import { authOf } from "../middleware/auth.ts";
@@ -238,24 +237,22 @@ async function findOrCreateUserByEmail(
   };
   const existing = await find();
   if (existing) return existing;
-  try {
-    // A savepoint: losing the race to another request's insert leaves this transaction usable.
-    return await tx.transaction(async (sp) => {
-      const walletIndex = await nextWalletIndex(sp);
-      return insertUser(sp, {
-        organizationId,
-        email,
-        walletIndex,
-        walletAddress: wallets.addressAt(walletIndex),
-      });
-    });
-  } catch (error) {
-    if (uniqueViolation(error) === "users_organization_email_unique") {
-      const raced = await find();
-      if (raced) return raced;
-    }
-    throw error;
-  }
+  // Losing the race to another request's insert leaves no error (the transaction stays usable):
+  // that request's user is found instead.
+  const walletIndex = await nextWalletIndex(tx);
+  const [created] = await tx
+    .insert(users)
+    .values({
+      organizationId,
+      email,
+      walletIndex,
+      walletAddress: wallets.addressAt(walletIndex),
+    })
+    .onConflictDoNothing()
+    .returning();
+  const user = created ?? (await find());
+  if (!user) throw new Error(`no user ${email} after a conflicting insert`);
+  return user;
 }
 
 function claimNotFound(id: string) {
@@ -350,11 +347,14 @@ export function claimsRouter(deps: RouteDeps): Router {
               ],
             );
           }
-          if (await hasClaimed(tx, collectible.id, holder.id)) throw alreadyClaimed();
-          // A cheap answer first; the supply update below is the atomic decision.
+          // A cheap answer first; the supply update below is the atomic decision. A holder who
+          // claimed before hears that rather than "sold out".
           if (collectible.reservedCount >= collectible.totalCount) {
-            throw soldOut(collectible.totalCount);
+            throw (await hasClaimed(tx, collectible.id, holder.id))
+              ? alreadyClaimed()
+              : soldOut(collectible.totalCount);
           }
+          // A holder's second claim fails here on the unique index (409 already_claimed).
           const row = await insertClaimWithinSupply(tx, {
             collectibleId: collectible.id,
             holderId: holder.id,
