@@ -173,7 +173,8 @@ export const claimsBenchmark: Benchmark = {
         `its wallet, as an integration granting a collectible to a customer would), ` +
         `${burst.connections} at once over keep-alive HTTP. A claim counts as confirmed when the ` +
         `indexer has it (mined and indexed); claims/s is claims over first POST to last claim ` +
-        `indexed. Baseline, in the same run before the API and indexer start: the same number of ` +
+        `indexed. Baseline, in the same run before the API and indexer start, on a Hardhat node ` +
+        `and deployment of its own: the same number of ` +
         `claims sent straight to the contract with viem, one claim per transaction, signed ` +
         `locally with the minter's key, explicit nonces, ${baseline.inFlight} in flight, each ` +
         `waited for until its receipt; its latencies (send to transaction hash, send to receipt) ` +
@@ -197,8 +198,7 @@ export const claimsBenchmark: Benchmark = {
           `claim; the chain mines each transaction in its own block (automine), as the API's ` +
           `claimBatch transactions are.`,
         `Peak RSS: VmRSS of each process and its children sampled every 200 ms; 'idle' is the ` +
-          `3 s before the burst. Lifetime peaks (VmHWM, including start-up and the indexer's ` +
-          `catch-up of the baseline's events): API ${mib(r.memoryBytes.api.lifetimePeak)} MiB, ` +
+          `3 s before the burst. Lifetime peaks (VmHWM, including start-up): API ${mib(r.memoryBytes.api.lifetimePeak)} MiB, ` +
           `indexer ${mib(r.memoryBytes.indexer.lifetimePeak)} MiB.`,
         `Start-up, not measured: indexer ready in ${seconds(r.startup.indexerReadyMs)}, API up ` +
           `in ${seconds(r.startup.apiStartMs)}. The request log is on at info (stdout read and ` +

@@ -1,13 +1,15 @@
 /**
  * The measuring process of the end-to-end claims benchmark (started with tsx by
- * bench/benchmarks/claims.ts). Everything runs on one fresh local stack:
+ * bench/benchmarks/claims.ts), on fresh local chains:
  *
- * 1. a Hardhat node and the Collectibles contract (deployed with viem, admin = minter = account #0);
- * 2. the baseline, before anything else runs: BENCH_CLAIMS claims sent straight to the contract,
- *    one `claim` transaction each, signed locally with the minter's key and sent with explicit
- *    nonces, BENCH_BASELINE_IN_FLIGHT at once, each waited for until its receipt;
- * 3. the Ponder indexer (catches up the baseline's events, then follows the chain) and the real
- *    API entry (`packages/api/src/index.ts`, PGlite, CONFIRM_TIMEOUT_MS=0) as child processes;
+ * 1. the baseline, before anything else runs, on a Hardhat node and deployment of its own
+ *    (Collectibles deployed with viem, admin = minter = account #0): BENCH_CLAIMS claims sent
+ *    straight to the contract, one `claim` transaction each, signed locally with the minter's key
+ *    and sent with explicit nonces, BENCH_BASELINE_IN_FLIGHT at once, each waited for until its
+ *    receipt; that node is stopped afterwards;
+ * 2. a second fresh Hardhat node and deployment for the service;
+ * 3. the Ponder indexer and the real API entry (`packages/api/src/index.ts`, PGlite,
+ *    CONFIRM_TIMEOUT_MS=0) as child processes;
  * 4. an organization and a collectible of BENCH_CLAIMS editions through the API, then the burst:
  *    BENCH_CLAIMS `POST /claims` by email (the API creates each holder), BENCH_CLAIM_CONNECTIONS
  *    at once over keep-alive HTTP. Meanwhile the indexer's SQL route is polled every
@@ -41,6 +43,8 @@ const CLAIMS = Number(process.env.BENCH_CLAIMS ?? 5000);
 const CONNECTIONS = Number(process.env.BENCH_CLAIM_CONNECTIONS ?? 50);
 const BASELINE_IN_FLIGHT = Number(process.env.BENCH_BASELINE_IN_FLIGHT ?? 16);
 const POLL_MS = Number(process.env.BENCH_CLAIM_POLL_MS ?? 100);
+/** The burst stops (and fails) after this many answers other than 201/202. */
+const MAX_REJECTED = 50;
 /** The burst fails when neither acceptance nor indexing moves for this long. */
 const STALL_MS = 180_000;
 const API_KEY = `ck_live_${randomBytes(16).toString("hex")}`;
@@ -417,6 +421,7 @@ async function burst(
         }
       } else {
         rejected.push({ status: response.status, body: response.body.slice(0, 300) });
+        if (rejected.length === 1) log(`first rejected claim: ${response.status} ${response.body}`);
       }
       milestone(curves.accepted, answered - rejected.length, record.answered - t0);
       progress();
@@ -472,6 +477,14 @@ async function burst(
     if (mined >= CLAIMS && allMined === 0) allMined = now() - t0;
     const accepted = answered - rejected.length;
     if (workersDone && indexed >= accepted) break;
+    // A rejected claim invalidates the measurement: stop early when they keep coming.
+    if (rejected.length >= MAX_REJECTED) {
+      next = CLAIMS;
+      await workers;
+      throw new Error(
+        `${rejected.length} claims rejected, e.g. ${rejected[0]?.status} ${rejected[0]?.body}`,
+      );
+    }
     if (now() - lastProgress > STALL_MS) {
       progress(true);
       throw new Error(`no claim accepted or indexed for ${STALL_MS / 1000} s`);
@@ -541,26 +554,41 @@ async function burst(
 // ---------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
-  log(`${CLAIMS} claims, ${CONNECTIONS} connections; starting a Hardhat node`);
-  const chain: LocalChain = await startLocalChain();
-  cleanups.push(() => chain.stop());
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "bench-claims-"));
   cleanups.push(async () => fs.rmSync(tmp, { recursive: true, force: true }));
-  const deploymentsDir = path.join(tmp, "deployments");
-  fs.mkdirSync(deploymentsDir);
-  const deployment = await deployCollectibles({ rpcUrl: chain.rpcUrl, deploymentsDir });
-  const contract = deployment.address as Hex;
 
+  // The baseline gets a chain of its own, with nothing else running: its thousands of one-event
+  // blocks would otherwise be the indexer's to catch up (minutes) before the API could start.
   log(
-    `baseline: ${CLAIMS} claim transactions straight to the contract, ${BASELINE_IN_FLIGHT} in flight`,
+    `baseline: a Hardhat node of its own; ${CLAIMS} claim transactions, ${BASELINE_IN_FLIGHT} in flight`,
   );
-  const base = await baseline(chain.rpcUrl, contract);
+  const baselineChain = await startLocalChain();
+  let base: BaselineResult;
+  try {
+    const baselineDir = path.join(tmp, "baseline-deployments");
+    fs.mkdirSync(baselineDir);
+    const baselineDeployment = await deployCollectibles({
+      rpcUrl: baselineChain.rpcUrl,
+      deploymentsDir: baselineDir,
+    });
+    base = await baseline(baselineChain.rpcUrl, baselineDeployment.address as Hex);
+  } finally {
+    await baselineChain.stop();
+  }
   log(
     `baseline: ${base.claimsPerSecond.toFixed(0)} claims/s (${base.windowMs} ms), ` +
       `send to receipt p50 ${base.latencyMs.p50} ms`,
   );
 
-  log("starting the indexer (it catches up the baseline's events first)");
+  log("the service: a fresh Hardhat node and deployment");
+  const chain: LocalChain = await startLocalChain();
+  cleanups.push(() => chain.stop());
+  const deploymentsDir = path.join(tmp, "deployments");
+  fs.mkdirSync(deploymentsDir);
+  const deployment = await deployCollectibles({ rpcUrl: chain.rpcUrl, deploymentsDir });
+  const contract = deployment.address as Hex;
+
+  log("starting the indexer");
   const indexerPort = await freePort();
   const indexerStarted = now();
   const indexer: RunningIndexer = await startIndexer({
