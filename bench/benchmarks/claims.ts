@@ -10,6 +10,7 @@
  *   BENCH_CLAIM_CONNECTIONS=50     POST /claims in flight at once
  *   BENCH_BASELINE_IN_FLIGHT=16    baseline transactions in flight at once
  *   BENCH_CLAIM_POLL_MS=100        how often the indexer is asked for newly indexed claims
+ *   BENCH_API_NODE_ARGS            extra Node flags for the API process (e.g. --cpu-prof)
  */
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -198,8 +199,8 @@ export const claimsBenchmark: Benchmark = {
           `claim; the chain mines each transaction in its own block (automine), as the API's ` +
           `claimBatch transactions are.`,
         `Peak RSS: VmRSS of each process and its children sampled every 200 ms; 'idle' is the ` +
-          `3 s before the burst. Lifetime peaks (VmHWM, including start-up): API ${mib(r.memoryBytes.api.lifetimePeak)} MiB, ` +
-          `indexer ${mib(r.memoryBytes.indexer.lifetimePeak)} MiB.`,
+          `3 s before the burst. Lifetime peaks (VmHWM, including start-up): API ` +
+          `${mib(r.memoryBytes.api.lifetimePeak)} MiB, indexer ${mib(r.memoryBytes.indexer.lifetimePeak)} MiB.`,
         `Start-up, not measured: indexer ready in ${seconds(r.startup.indexerReadyMs)}, API up ` +
           `in ${seconds(r.startup.apiStartMs)}. The request log is on at info (stdout read and ` +
           `dropped); the per-key rate limit is raised so the burst is not answered 429.`,

@@ -215,7 +215,9 @@ interface RunningApi {
 }
 
 async function startApi(env: Record<string, string>): Promise<RunningApi> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/index.ts"], {
+  // BENCH_API_NODE_ARGS: extra Node flags for the API, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`.
+  const nodeArgs = (process.env.BENCH_API_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "src/index.ts"], {
     cwd: apiRoot,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
     // Its own process group, stopped with everything in it.
