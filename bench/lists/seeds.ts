@@ -1,7 +1,7 @@
 /**
  * Seeding functions for the list benchmark, run inside the API server process (`server.ts`)
  * straight through the API's database module: bulk SQL, not HTTP, so 100,000 rows take seconds.
- * A seed is named on the command line; `/claims` joins here as `claims` once claims exist.
+ * A seed is named on the command line.
  */
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -44,4 +44,34 @@ const users: Seed = async (db, rows) => {
   return { organizations, users: rows };
 };
 
-export const seeds: Record<string, Seed> = { users };
+/**
+ * `rows` confirmed claims: 100 collectibles of rows/100 editions in 10 organizations, each claim
+ * by its own user, created_at one second apart (the users seed supplies the holders).
+ */
+const claims: Seed = async (db, rows) => {
+  const made = await users(db, rows);
+  const collectibles = Math.max(1, Math.floor(rows / 1000));
+  const perCollectible = Math.ceil(rows / collectibles);
+  await db.execute(sql`
+    insert into collectibles (organization_id, name, total_count, reserved_count, status,
+                              created_at, updated_at)
+    select o.id, 'Collectible ' || i, ${perCollectible}, ${perCollectible}, 'confirmed',
+           timestamptz '2026-03-01T00:00:00Z' + i * interval '1 second',
+           timestamptz '2026-03-01T00:00:00Z' + i * interval '1 second'
+    from generate_series(1, ${collectibles}) as i
+    join (select id, row_number() over (order by created_at, id) as n from organizations) as o
+      on o.n = i`);
+  await db.execute(sql`
+    insert into claims (collectible_id, holder_id, minted_to, status, created_at, updated_at)
+    select c.id, u.id, u.wallet_address, 'confirmed',
+           timestamptz '2026-04-01T00:00:00Z' + u.n * interval '1 second',
+           timestamptz '2026-04-01T00:00:00Z' + u.n * interval '1 second'
+    from (select id, organization_id, wallet_address,
+                 row_number() over (order by created_at, id) as n from users) as u
+    join (select id, row_number() over (order by created_at, id) as n from collectibles) as c
+      on c.n = 1 + ((u.n - 1) / ${perCollectible})`);
+  await db.execute(sql`vacuum analyze`);
+  return { ...made, collectibles, claims: rows };
+};
+
+export const seeds: Record<string, Seed> = { users, claims };
