@@ -1,12 +1,14 @@
 /**
  * A real chain, contract and indexer for the chain tests: a throw-away Hardhat node, Collectibles
  * deployed to it (relayer = Hardhat account #0, the minter), and a Ponder indexer on its own
- * temporary PGlite. Optionally behind a TCP proxy that can cut the RPC (chain-down tests).
+ * temporary PGlite, which can be stopped and started again on the same URL and data (indexer-down
+ * tests). Optionally behind a TCP proxy that can cut the RPC (chain-down tests).
  */
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "@collectibles/deploy/childProcesses";
 import { deployCollectibles, startLocalChain } from "@collectibles/deploy/testing";
 import { type RunningIndexer, startIndexer } from "@collectibles/indexer/testing";
 import { type Address, createPublicClient, http, type PublicClient } from "viem";
@@ -17,7 +19,12 @@ export interface ChainStack {
   deploymentsDir: string;
   contract: Address;
   indexerUrl: string;
-  indexer: RunningIndexer;
+  /** The running indexer (a new one after `restartIndexer`). */
+  readonly indexer: RunningIndexer;
+  /** Stops the indexer as Ponder wants (SIGINT); its data stays for the next start. */
+  stopIndexer(): Promise<void>;
+  /** Starts the indexer again on the same URL and data; resolves once it is ready. */
+  startIndexer(): Promise<void>;
   client: PublicClient;
   /** Environment for an API on this stack. */
   env: Record<string, string>;
@@ -27,20 +34,46 @@ export interface ChainStack {
 export async function startChainStack(): Promise<ChainStack> {
   const chain = await startLocalChain();
   const deploymentsDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-deployments-"));
+  // The stack's own folder and port, so a restarted indexer resumes its data at the same URL.
+  const indexerDataDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-indexer-"));
   try {
     const deployment = await deployCollectibles({ rpcUrl: chain.rpcUrl, deploymentsDir });
-    const indexer = await startIndexer({
-      rpcUrl: chain.rpcUrl,
-      deploymentsDir,
-      waitForReady: true,
-    });
+    const port = await freePort();
+    const start = () =>
+      startIndexer({
+        rpcUrl: chain.rpcUrl,
+        deploymentsDir,
+        dataDir: indexerDataDir,
+        port,
+        waitForReady: true,
+      });
+    let indexer = await start();
+    let running = true;
+    const indexerUrl = indexer.url;
     const client = createPublicClient({ transport: http(chain.rpcUrl), pollingInterval: 50 });
     return {
       rpcUrl: chain.rpcUrl,
       deploymentsDir,
       contract: deployment.address,
-      indexerUrl: indexer.url,
-      indexer,
+      indexerUrl,
+      get indexer() {
+        return indexer;
+      },
+      async stopIndexer() {
+        running = false;
+        const result = await indexer.stop();
+        if (result.forced) throw new Error(`the indexer ignored SIGINT:\n${indexer.logTail()}`);
+      },
+      async startIndexer() {
+        if (running) throw new Error("the indexer is already running");
+        const restarted = await start();
+        running = true;
+        indexer = restarted;
+        // Ponder takes the next port when its own is taken: the API would not find it there.
+        if (restarted.url !== indexerUrl) {
+          throw new Error(`the indexer came back at ${restarted.url}, not ${indexerUrl}`);
+        }
+      },
       client,
       env: {
         RPC_URL: chain.rpcUrl,
@@ -52,10 +85,12 @@ export async function startChainStack(): Promise<ChainStack> {
         await indexer.stop().catch(() => {});
         await chain.stop();
         fs.rmSync(deploymentsDir, { recursive: true, force: true });
+        fs.rmSync(indexerDataDir, { recursive: true, force: true });
       },
     };
   } catch (error) {
     await chain.stop();
+    fs.rmSync(indexerDataDir, { recursive: true, force: true });
     throw error;
   }
 }
