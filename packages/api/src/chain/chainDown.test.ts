@@ -1,15 +1,20 @@
 /**
- * Chain unreachable: reads keep working, writes are accepted as pending, `/ready` says the chain
- * is down (degraded, not unready), and everything completes once the chain answers again.
+ * Chain or indexer unreachable: reads keep working, writes are accepted as pending, `/ready` says
+ * which dependency is down (degraded, not unready), and everything completes once it answers
+ * again. The burst tests cut the RPC or stop the indexer at random points of a burst of claims
+ * (seeded: the seed is printed, `FAULT_SEED=<n>` replays it) and then check that the API, the
+ * indexer and the chain agree on every claim, each minted once.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { type ApiClaim, expectAgreement } from "../test/agreement.ts";
 import {
   type ChainStack,
   type CuttableProxy,
   startChainStack,
   startCuttableProxy,
 } from "../test/chainStack.ts";
-import { startTestApp, type TestApp } from "../test/testApp.ts";
+import { burst, faultRandom, until as untilDeadline } from "../test/faults.ts";
+import { type CallResult, startTestApp, type TestApp } from "../test/testApp.ts";
 
 let stack: ChainStack;
 let proxy: CuttableProxy;
@@ -29,15 +34,33 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function until<T>(what: string, check: () => Promise<T | undefined>, ms = 60_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+const until = <T>(what: string, check: () => Promise<T | undefined>) =>
+  untilDeadline(what, check, { timeoutMs: 120_000 });
+
+/** GET that must answer 200; the body. */
+async function get(path: string) {
+  const res = await t.call("GET", path);
+  if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}`);
+  return res.body;
 }
+
+async function confirmedCollectible(name: string, total_count: number): Promise<string> {
+  const org = (await t.call("POST", "/organizations", { json: { name } })).body.data;
+  const res = await t.call("POST", "/collectibles", {
+    json: { organization_id: org.id, name, total_count },
+  });
+  expect([201, 202], JSON.stringify(res.body)).toContain(res.status);
+  await until(`collectible ${name} confirmed`, async () => {
+    const now = await t.call("GET", `/collectibles/${res.body.data.id}`);
+    return now.body.data.status === "confirmed" ? true : undefined;
+  });
+  return res.body.data.id;
+}
+
+const checksOf = (ready: CallResult) =>
+  Object.fromEntries(
+    ready.body.data.checks.map((c: { name: string; status: string }) => [c.name, c.status]),
+  );
 
 it("accepts claims as pending while the chain is down, stays readable, and completes them when it returns", async () => {
   const org = (await t.call("POST", "/organizations", { json: { name: "Offline" } })).body.data;
@@ -70,10 +93,7 @@ it("accepts claims as pending while the chain is down, stays readable, and compl
   const ready = await t.call("GET", "/ready", { key: null });
   expect(ready.status).toBe(200);
   expect(ready.body.data.status).toBe("degraded");
-  const checks = Object.fromEntries(
-    ready.body.data.checks.map((c: { name: string; status: string }) => [c.name, c.status]),
-  );
-  expect(checks).toEqual({ database: "up", chain: "down", indexer: "up" });
+  expect(checksOf(ready)).toEqual({ database: "up", chain: "down", indexer: "up" });
 
   await proxy.restore();
 
@@ -96,3 +116,96 @@ it("accepts claims as pending while the chain is down, stays readable, and compl
   const readyAgain = await t.call("GET", "/ready", { key: null });
   expect(readyAgain.body.data.status).toBe("ready");
 }, 120_000);
+
+it("loses no claim of a burst whose RPC goes away midway: the backlog drains, each claim minted once", async () => {
+  const random = faultRandom("RPC outage mid-burst");
+  const CLAIMS = 150;
+  const collectibleId = await confirmedCollectible("Outage", CLAIMS + 50);
+  // Cut after a random answer; restore after a later one (the last: the burst ends while cut).
+  const [cutAfter, restoreAfter] = random.distinctInts(2, 5, CLAIMS);
+  const context = `(seed ${random.seed}: cut after ${cutAfter} answers, back after ${restoreAfter})`;
+  let outage: Promise<void> = Promise.resolve();
+  const answers: CallResult[] = [];
+  await burst(
+    CLAIMS,
+    15,
+    async (i) => {
+      answers[i] = await t.call("POST", "/claims", {
+        json: { collectible_id: collectibleId, email: `outage-${i}@example.com` },
+      });
+    },
+    (done) => {
+      if (done === cutAfter) outage = proxy.cut();
+      if (done === restoreAfter) outage = outage.then(() => proxy.restore());
+    },
+  );
+  await outage;
+  // Accepted, every one: the outage only delays them (201 before the cut, 202 during it).
+  for (const [i, answer] of answers.entries()) {
+    expect([201, 202], `claim ${i} ${JSON.stringify(answer.body)} ${context}`).toContain(
+      answer.status,
+    );
+  }
+  const claims = await expectAgreement(stack, get, collectibleId, CLAIMS, { context });
+  const listed = new Set(claims.map((claim) => claim.id));
+  for (const answer of answers) expect(listed.has(answer.body.data.id), context).toBe(true);
+  expect((await t.call("GET", "/ready", { key: null })).body.data.status).toBe("ready");
+}, 360_000);
+
+it("keeps reads answering while the indexer restarts mid-burst, then every claim shows confirmed with its edition", async () => {
+  const random = faultRandom("indexer restart mid-burst");
+  const CLAIMS = 120;
+  const collectibleId = await confirmedCollectible("Indexer restart", CLAIMS + 50);
+  const [stopAfter, startAfter] = random.distinctInts(2, 5, CLAIMS);
+  const context = `(seed ${random.seed}: indexer stopped after ${stopAfter} answers, started after ${startAfter})`;
+  let outage: Promise<void> = Promise.resolve();
+  let readsWhileDown: Promise<CallResult[]> | undefined;
+  const answers: CallResult[] = [];
+  await burst(
+    CLAIMS,
+    15,
+    async (i) => {
+      answers[i] = await t.call("POST", "/claims", {
+        json: { collectible_id: collectibleId, email: `reindex-${i}@example.com` },
+      });
+    },
+    (done) => {
+      if (done === stopAfter) {
+        outage = stack.stopIndexer();
+        // Reads while Ponder is gone: lists, single claims, the collectible and /ready.
+        readsWhileDown = outage.then(() =>
+          Promise.all([
+            t.call("GET", `/claims?collectible_id=${collectibleId}&limit=100`),
+            t.call("GET", `/claims/${answers.find(Boolean)?.body.data.id}`),
+            t.call("GET", `/collectibles/${collectibleId}`),
+            t.call("GET", "/ready", { key: null }),
+          ]),
+        );
+      }
+      if (done === startAfter) outage = outage.then(() => stack.startIndexer());
+    },
+  );
+  await outage;
+  for (const [i, answer] of answers.entries()) {
+    expect([201, 202], `claim ${i} ${JSON.stringify(answer.body)} ${context}`).toContain(
+      answer.status,
+    );
+  }
+  const [list, one, collectible, ready] = (await readsWhileDown) ?? [];
+  expect(list?.status, context).toBe(200);
+  expect(list?.body.pagination.count, context).toBeGreaterThanOrEqual(1);
+  expect(one?.status, context).toBe(200);
+  expect(collectible?.status, context).toBe(200);
+  expect(collectible?.body.data.claimed_count, context).toBeLessThanOrEqual(CLAIMS);
+  expect(ready?.status).toBe(200);
+  expect(ready && checksOf(ready), context).toEqual({
+    database: "up",
+    chain: "up",
+    indexer: "down",
+  });
+
+  const claims: ApiClaim[] = await expectAgreement(stack, get, collectibleId, CLAIMS, { context });
+  const listed = new Set(claims.map((claim) => claim.id));
+  for (const answer of answers) expect(listed.has(answer.body.data.id), context).toBe(true);
+  expect((await t.call("GET", "/ready", { key: null })).body.data.status).toBe("ready");
+}, 360_000);
