@@ -187,6 +187,44 @@ describe("the supply race", () => {
   );
 });
 
+describe("the holder race", () => {
+  it(
+    "answers 201 to exactly one of concurrent claims by the same holder, 409 already_claimed to the rest",
+    async () => {
+      const collectible = await createCollectible({ name: "One each", total_count: 10 });
+      const holder = await createUser("racing-holder@chain.example");
+      const answers = await Promise.all([
+        ...Array.from({ length: 4 }, () =>
+          t.call("POST", "/claims", {
+            json: { collectible_id: collectible.id, holder_id: holder.id },
+          }),
+        ),
+        // The same person by email: the same user, so the same one-claim rule.
+        ...Array.from({ length: 4 }, () =>
+          t.call("POST", "/claims", {
+            json: { collectible_id: collectible.id, email: "RACING-holder@chain.example" },
+          }),
+        ),
+      ]);
+      expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
+      for (const answer of answers.filter((a) => a.status === 409)) {
+        expect(answer.body.error.code).toBe("already_claimed");
+      }
+      const list = await t.call("GET", `/claims?collectible_id=${collectible.id}`);
+      expect(list.body.pagination.count).toBe(1);
+      expect(list.body.data[0].claimed_by_id).toBe(holder.id);
+      const onChain = await stack.client.readContract({
+        address: stack.contract,
+        abi: collectiblesAbi,
+        functionName: "claimedCount",
+        args: [uuidToBytes16(collectible.id)],
+      });
+      expect(onChain).toBe(1n);
+    },
+    TIMEOUT,
+  );
+});
+
 describe("Idempotency-Key", () => {
   it(
     "answers a retry with the first answer, and only one claim exists",
@@ -208,20 +246,55 @@ describe("Idempotency-Key", () => {
   );
 
   it(
-    "executes two concurrent requests with the same key once, both get the same answer",
+    "executes ten concurrent requests with the same key once: one claim, one token, ten identical answers",
     async () => {
       const collectible = await createCollectible({ name: "Concurrent", total_count: 5 });
       const json = { collectible_id: collectible.id, email: "twice@chain.example" };
       const headers = { "idempotency-key": `concurrent-${collectible.id}` };
-      const [a, b] = await Promise.all([
-        t.call("POST", "/claims", { json, headers }),
-        t.call("POST", "/claims", { json, headers }),
-      ]);
-      expect(a.status).toBe(201);
-      expect(b.status).toBe(201);
-      expect(b.body).toEqual(a.body);
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, () => t.call("POST", "/claims", { json, headers })),
+      );
+      const [first] = answers;
+      for (const answer of answers) {
+        expect(answer.status).toBe(201);
+        expect(answer.body).toEqual(first?.body);
+        expect(answer.headers.get("location")).toBe(`/claims/${first?.body.data.id}`);
+      }
+      // Exactly one executed; the others waited for its answer.
+      expect(answers.filter((a) => a.headers.get("idempotent-replayed") === "true")).toHaveLength(
+        9,
+      );
       const list = await t.call("GET", `/claims?collectible_id=${collectible.id}`);
       expect(list.body.pagination.count).toBe(1);
+      const onChain = await stack.client.readContract({
+        address: stack.contract,
+        abi: collectiblesAbi,
+        functionName: "claimedCount",
+        args: [uuidToBytes16(collectible.id)],
+      });
+      expect(onChain).toBe(1n);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "creates one collectible for concurrent POSTs with the same key",
+    async () => {
+      const json = { organization_id: org.id, name: "Once only", total_count: 2 };
+      const headers = { "idempotency-key": `collectible-${randomUUID()}` };
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, () => t.call("POST", "/collectibles", { json, headers })),
+      );
+      const ids = new Set(answers.map((a) => a.body.data?.id));
+      expect(ids.size).toBe(1);
+      for (const answer of answers) {
+        expect(answer.status).toBe(201);
+        expect(answer.body).toEqual(answers[0]?.body);
+      }
+      const listed = await t.call("GET", `/collectibles?organization_id=${org.id}&limit=100`);
+      expect(listed.body.data.filter((c: { name: string }) => c.name === "Once only")).toHaveLength(
+        1,
+      );
     },
     TIMEOUT,
   );
@@ -360,6 +433,98 @@ describe("refusals", () => {
       expect(Object.keys(doc.body.paths)).toEqual(
         expect.arrayContaining(["/collectibles", "/collectibles/{id}", "/claims", "/claims/{id}"]),
       );
+    },
+    TIMEOUT,
+  );
+});
+
+describe("tenant isolation between scoped keys", () => {
+  it(
+    "answers 404 for another tenant's collectibles and claims and lists none of them",
+    async () => {
+      const collectible = await createCollectible({ name: "Tenant A only", total_count: 2 });
+      const claimed = await t.call("POST", "/claims", {
+        json: { collectible_id: collectible.id, email: "tenant-a@chain.example" },
+      });
+      expect(claimed.status).toBe(201);
+      const other = (await t.call("POST", "/organizations", { json: { name: "Tenant B" } })).body
+        .data;
+      const keyB = await t.createKey(other.id);
+
+      for (const path of [`/collectibles/${collectible.id}`, `/claims/${claimed.body.data.id}`]) {
+        const res = await t.call("GET", path, { key: keyB });
+        expect(res.status, path).toBe(404);
+        expect(res.body.error.code).toMatch(/_not_found$/);
+      }
+      for (const path of [
+        "/collectibles",
+        `/collectibles?organization_id=${org.id}`,
+        "/claims",
+        `/claims?collectible_id=${collectible.id}`,
+        `/claims?holder_id=${claimed.body.data.claimed_by_id}`,
+      ]) {
+        const res = await t.call("GET", path, { key: keyB });
+        expect(res.status, path).toBe(200);
+        expect(res.body.pagination.count, path).toBe(0);
+      }
+      // Nor can it claim another tenant's collectible or create one in another tenant.
+      const claimIt = await t.call("POST", "/claims", {
+        key: keyB,
+        json: { collectible_id: collectible.id, email: "intruder@chain.example" },
+      });
+      expect(claimIt.status).toBe(404);
+      expect(claimIt.body.error.code).toBe("collectible_not_found");
+      const create = await t.call("POST", "/collectibles", {
+        key: keyB,
+        json: { organization_id: org.id, name: "Not mine", total_count: 1 },
+      });
+      expect(create.status).toBe(404);
+      expect(create.body.error.code).toBe("organization_not_found");
+
+      // The key of the collectible's own organization sees it.
+      const keyA = await t.createKey(org.id);
+      expect((await t.call("GET", `/claims/${claimed.body.data.id}`, { key: keyA })).status).toBe(
+        200,
+      );
+    },
+    TIMEOUT,
+  );
+});
+
+describe("bodies the claim and collectible endpoints do not read", () => {
+  it(
+    "answers 415 for a body that is not JSON and 413 for a JSON body over the cap",
+    async () => {
+      for (const path of ["/claims", "/collectibles"]) {
+        for (const contentType of ["text/plain", "application/x-www-form-urlencoded"]) {
+          const res = await t.call("POST", path, {
+            body: "collectible_id=x",
+            headers: { "content-type": contentType },
+          });
+          expect(res.status, `${path} ${contentType}`).toBe(415);
+          expect(res.body.error.code).toBe("unsupported_media_type");
+        }
+      }
+      const claim = await t.call("POST", "/claims", {
+        json: {
+          collectible_id: randomUUID(),
+          email: "big@chain.example",
+          padding: "x".repeat(t.env.MAX_JSON_BYTES),
+        },
+      });
+      expect(claim.status).toBe(413);
+      expect(claim.body.error.code).toBe("payload_too_large");
+      // A collectible body may carry a cover image: its cap is the JSON cap plus two images.
+      const collectible = await t.call("POST", "/collectibles", {
+        json: {
+          organization_id: org.id,
+          name: "Huge",
+          total_count: 1,
+          description: "x".repeat(t.env.MAX_JSON_BYTES + 2 * t.env.MAX_IMAGE_BYTES),
+        },
+      });
+      expect(collectible.status).toBe(413);
+      expect(collectible.body.error.code).toBe("payload_too_large");
     },
     TIMEOUT,
   );
