@@ -26,6 +26,14 @@ export function parseInput<T extends z.ZodType>(
       { field: "body", code: "invalid_type", message: "must be a JSON object" },
     ]);
   }
+  const nul = pathOfNul(value, []);
+  if (nul) {
+    const field = nul.join(".") || location;
+    const message = "must not contain the NUL character (U+0000)";
+    throw new ValidationError(`Invalid ${LOCATION_NAMES[location]}: ${field}: ${message}`, [
+      { field, code: "invalid_character", message },
+    ]);
+  }
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const details = result.error.issues.flatMap((issue): ErrorDetail[] => {
@@ -48,6 +56,18 @@ export function parseInput<T extends z.ZodType>(
   });
   const summary = details.map((d) => `${d.field}: ${d.message}`).join("; ");
   throw new ValidationError(`Invalid ${LOCATION_NAMES[location]}: ${summary}`, details);
+}
+
+/** Where the first text holding U+0000 is: PostgreSQL cannot store it in a text column. */
+function pathOfNul(value: unknown, path: string[]): string[] | undefined {
+  if (typeof value === "string") return value.includes("\u0000") ? path : undefined;
+  if (value === null || typeof value !== "object") return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    if (key.includes("\u0000")) return [...path, key];
+    const found = pathOfNul(item, [...path, key]);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {

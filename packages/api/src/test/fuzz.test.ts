@@ -15,7 +15,6 @@ import {
   pathIds,
   queries,
   rawRequests,
-  withoutNul,
 } from "./fuzzing.ts";
 import { startTestApp, type TestApp } from "./testApp.ts";
 
@@ -69,7 +68,7 @@ describe.each([
     async () => {
       await fc.assert(
         fc.asyncProperty(bodies(fields, extra), async (body) => {
-          const res = await t.call("POST", resource, { json: withoutNul(body) });
+          const res = await t.call("POST", resource, { json: body });
           expectWellFormed(res, `POST ${resource} ${JSON.stringify(body)}`);
         }),
         { numRuns: RUNS },
@@ -130,7 +129,7 @@ describe.each([
       await fc.assert(
         fc.asyncProperty(pathIds(realId), bodies(fields), async (id, body) => {
           const res = await t.call("PATCH", `${resource}/${encodePath(id)}`, {
-            json: withoutNul(body),
+            json: body,
           });
           expectWellFormed(res, `PATCH ${resource}/${id} ${JSON.stringify(body)}`);
         }),
@@ -229,10 +228,8 @@ describe("authentication under fuzzed Authorization headers", () => {
 });
 
 describe("a NUL character (U+0000) in text", () => {
-  // KNOWN BUG: every one of these answers 500 today (PostgreSQL and PGlite cannot store NUL in
-  // text). `it.fails` keeps the suite green while it stands; when the API answers 400, this turns
-  // red: then drop `.fails` here and `withoutNul` from the fuzzing (fuzzing.ts).
-  it.fails(
+  // Neither PostgreSQL nor PGlite can store NUL in text: the API refuses it at the edge.
+  it(
     "answers 400 in the error shape, not 500, in a body field or a list filter",
     async () => {
       const requests: [string, string, unknown?][] = [
