@@ -21,7 +21,7 @@ export interface ChainStack {
   indexerUrl: string;
   /** The running indexer (a new one after `restartIndexer`). */
   readonly indexer: RunningIndexer;
-  /** Stops the indexer as Ponder wants (SIGINT); its data stays for the next start. */
+  /** Stops the indexer as Ponder wants (SIGINT, SIGKILL after 15 s); its data stays. */
   stopIndexer(): Promise<void>;
   /** Starts the indexer again on the same URL and data; resolves once it is ready. */
   startIndexer(): Promise<void>;
@@ -61,8 +61,8 @@ export async function startChainStack(): Promise<ChainStack> {
       },
       async stopIndexer() {
         running = false;
-        const result = await indexer.stop();
-        if (result.forced) throw new Error(`the indexer ignored SIGINT:\n${indexer.logTail()}`);
+        // Forced after 15 s on a slow machine: the next start then waits for Ponder's schema lock.
+        await indexer.stop();
       },
       async startIndexer() {
         if (running) throw new Error("the indexer is already running");
