@@ -95,7 +95,21 @@ export function queries(keys: string[]) {
   const value = fc.oneof(
     fc.string({ maxLength: 20 }),
     fc.integer().map(String),
-    fc.constantFrom("0", "1", "100", "101", "-1", "1.5", "1e3", "NaN", "9999999999999", " 1", ""),
+    fc.constantFrom(
+      "0",
+      "1",
+      "100",
+      "101",
+      "-1",
+      "1.5",
+      "1e3",
+      "NaN",
+      "9999999999999",
+      " 1",
+      "",
+      "\u0000",
+      "a\u0000b",
+    ),
     fc.uuid(),
   );
   return fc
