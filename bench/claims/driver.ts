@@ -7,18 +7,24 @@
  *    straight to the contract, one `claim` transaction each, signed locally with the minter's key
  *    and sent with explicit nonces, BENCH_BASELINE_IN_FLIGHT at once, each waited for until its
  *    receipt; that node is stopped afterwards;
- * 2. a second fresh Hardhat node and deployment for the service;
- * 3. the Ponder indexer and the real API entry (`packages/api/src/index.ts`, PGlite,
- *    CONFIRM_TIMEOUT_MS=0) as child processes;
- * 4. an organization and a collectible of BENCH_CLAIMS editions through the API, then the burst:
- *    BENCH_CLAIMS `POST /claims` by email (the API creates each holder), BENCH_CLAIM_CONNECTIONS
- *    at once over keep-alive HTTP. Meanwhile the indexer's SQL route is polled every
- *    BENCH_CLAIM_POLL_MS for the collectible's newly indexed claims (by edition, so each poll
- *    returns only new rows), and the contract's `claimedCount` for the mined curve;
- * 5. at the end, GET /claims is paged until the API shows every claim confirmed.
+ * 2. then, for each database in BENCH_CLAIM_DATABASES (`postgres`, `pglite`; in that order by
+ *    default), one variant of the service, torn down completely before the next starts:
+ *    a. a fresh Hardhat node and deployment;
+ *    b. on `postgres`, two fresh databases (one for the indexer, one for the API) created on the
+ *       server BENCH_POSTGRES_URL names and dropped at the end; on `pglite`, temp folders;
+ *    c. the Ponder indexer and the real API entry (`packages/api/src/index.ts`,
+ *       CONFIRM_TIMEOUT_MS=0) as child processes, each on its database;
+ *    d. an organization and a collectible of BENCH_CLAIMS editions through the API, then the
+ *       burst: BENCH_CLAIMS `POST /claims` by email (the API creates each holder),
+ *       BENCH_CLAIM_CONNECTIONS at once over keep-alive HTTP. Meanwhile the indexer's SQL route
+ *       is polled every BENCH_CLAIM_POLL_MS for the collectible's newly indexed claims (by
+ *       edition, so each poll returns only new rows), and the contract's `claimedCount` for the
+ *       mined curve;
+ *    e. at the end, GET /claims is paged until the API shows every claim confirmed.
+ *    A variant that fails is recorded as failed (with its error) and the next one still runs.
  *
  * Progress lines go to stderr as `[claims] ...`; the last stdout line is `RESULT <json>`.
- * Every process started here is stopped at the end, also on failure or a signal.
+ * Every process and database made here goes at the end, also on failure or SIGINT/SIGTERM/SIGHUP.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
@@ -33,7 +39,12 @@ import { deployCollectibles, type LocalChain, startLocalChain } from "../../depl
 import { relayerKeyOf } from "../../packages/api/src/env.ts";
 import { TEST_MNEMONIC } from "../../packages/api/src/test/constants.ts";
 import { and, asc, claim, createClient, eq, schema, sql } from "../../packages/indexer/client.ts";
-import { type RunningIndexer, startIndexer } from "../../packages/indexer/testing/startIndexer.ts";
+import {
+  createTestDatabase,
+  type RunningIndexer,
+  redact,
+  startIndexer,
+} from "../../packages/indexer/testing/startIndexer.ts";
 import { type MemorySampler, processTable, sampleMemory } from "./memory.ts";
 import { viem, viemAccounts } from "./viem.ts";
 
@@ -43,6 +54,27 @@ const CLAIMS = Number(process.env.BENCH_CLAIMS ?? 5000);
 const CONNECTIONS = Number(process.env.BENCH_CLAIM_CONNECTIONS ?? 50);
 const BASELINE_IN_FLIGHT = Number(process.env.BENCH_BASELINE_IN_FLIGHT ?? 16);
 const POLL_MS = Number(process.env.BENCH_CLAIM_POLL_MS ?? 100);
+/** PostgreSQL server (a role allowed to create databases) for the `postgres` variant. */
+const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? "";
+
+const DATABASE_NAMES = { postgres: "PostgreSQL", pglite: "PGlite" } as const;
+export type DatabaseKind = keyof typeof DATABASE_NAMES;
+
+/** `BENCH_CLAIM_DATABASES` (comma-separated `postgres`, `pglite`), in the order given. */
+export function parseDatabases(value: string | undefined): DatabaseKind[] {
+  const kinds = (value ?? "postgres,pglite")
+    .split(",")
+    .map((k) => k.trim().toLowerCase())
+    .filter(Boolean);
+  const unknown = kinds.filter((k) => !(k in DATABASE_NAMES));
+  if (unknown.length > 0 || kinds.length === 0) {
+    throw new Error(
+      `BENCH_CLAIM_DATABASES: expected a comma-separated list of postgres, pglite; got "${value}"`,
+    );
+  }
+  return [...new Set(kinds)] as DatabaseKind[];
+}
+const DATABASES = parseDatabases(process.env.BENCH_CLAIM_DATABASES);
 /** The burst stops (and fails) after this many answers other than 201/202. */
 const MAX_REJECTED = 50;
 /** The burst fails when neither acceptance nor indexing moves for this long. */
@@ -52,7 +84,9 @@ const root = path.resolve(import.meta.dirname, "../..");
 const apiRoot = path.join(root, "packages/api");
 
 const now = () => performance.now();
-const log = (message: string) => process.stderr.write(`[claims] ${message}\n`);
+/** The variant running, as a prefix of progress lines ("PostgreSQL: "). */
+let variantLabel = "";
+const log = (message: string) => process.stderr.write(`[claims] ${variantLabel}${message}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface Percentiles {
@@ -81,11 +115,19 @@ export function percentiles(values: number[]): Percentiles {
 // Clean-up: every step registers how to undo itself; run in reverse order, whatever happened.
 
 const cleanups: (() => Promise<unknown>)[] = [];
-async function cleanUp(): Promise<void> {
-  while (cleanups.length > 0) {
-    const cleanup = cleanups.pop();
-    await cleanup?.().catch((error: Error) => log(`clean-up: ${error.message}`));
-  }
+let cleaning = Promise.resolve();
+/**
+ * Runs (and removes) the clean-ups registered after the first `keep`, one at a time: a call made
+ * while another runs (a signal during a variant's own clean-up) waits for it, then goes on.
+ */
+function cleanUp(keep = 0): Promise<void> {
+  cleaning = cleaning.then(async () => {
+    while (cleanups.length > keep) {
+      const cleanup = cleanups.pop();
+      await cleanup?.().catch((error: Error) => log(`clean-up: ${error.message}`));
+    }
+  });
+  return cleaning;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -228,7 +270,9 @@ async function startApi(env: Record<string, string>): Promise<RunningApi> {
   if (pid === undefined) throw new Error("could not spawn the API");
   trackGroup(pid);
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  let stopping = false;
   const stop = async () => {
+    stopping = true;
     killGroup(pid, "SIGTERM");
     const gone = await Promise.race([exited.then(() => true), sleep(15_000).then(() => false)]);
     if (!gone) killGroup(pid, "SIGKILL");
@@ -271,7 +315,6 @@ async function startApi(env: Record<string, string>): Promise<RunningApi> {
   });
   return { url: url as string, pid, child, database, stop };
 }
-let stopping = false;
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
 const authorization = `Basic ${Buffer.from(`${API_KEY}:`).toString("base64")}`;
@@ -554,41 +597,57 @@ async function burst(
 }
 
 // ---------------------------------------------------------------------------------------------
+// One variant of the service: chain, indexer and API on one kind of database.
 
-async function main(): Promise<void> {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "bench-claims-"));
-  cleanups.push(async () => fs.rmSync(tmp, { recursive: true, force: true }));
+interface VariantResult {
+  database: DatabaseKind;
+  name: string;
+  /** What the API said it runs on. */
+  apiDatabase: string;
+  startup: { indexerReadyMs: number; apiStartMs: number };
+  burst: BurstResult;
+  memoryBytes: Record<"api" | "indexer", { idle: number; burst: number; lifetimePeak: number }>;
+  durationMs: number;
+}
 
-  // The baseline gets a chain of its own, with nothing else running: its thousands of one-event
-  // blocks would otherwise be the indexer's to catch up (minutes) before the API could start.
-  log(
-    `baseline: a Hardhat node of its own; ${CLAIMS} claim transactions, ${BASELINE_IN_FLIGHT} in flight`,
-  );
-  const baselineChain = await startLocalChain();
-  let base: BaselineResult;
-  try {
-    const baselineDir = path.join(tmp, "baseline-deployments");
-    fs.mkdirSync(baselineDir);
-    const baselineDeployment = await deployCollectibles({
-      rpcUrl: baselineChain.rpcUrl,
-      deploymentsDir: baselineDir,
-    });
-    base = await baseline(baselineChain.rpcUrl, baselineDeployment.address as Hex);
-  } finally {
-    await baselineChain.stop();
-  }
-  log(
-    `baseline: ${base.claimsPerSecond.toFixed(0)} claims/s (${base.windowMs} ms), ` +
-      `send to receipt p50 ${base.latencyMs.p50} ms`,
-  );
+interface VariantFailure {
+  database: DatabaseKind;
+  name: string;
+  error: string;
+  durationMs: number;
+}
 
-  log("the service: a fresh Hardhat node and deployment");
+async function runVariant(kind: DatabaseKind, tmp: string): Promise<VariantResult> {
+  const name = DATABASE_NAMES[kind];
+  const started = now();
+  const dir = path.join(tmp, kind);
+  fs.mkdirSync(dir);
+
+  log(`a fresh Hardhat node and deployment`);
   const chain: LocalChain = await startLocalChain();
   cleanups.push(() => chain.stop());
-  const deploymentsDir = path.join(tmp, "deployments");
+  const deploymentsDir = path.join(dir, "deployments");
   fs.mkdirSync(deploymentsDir);
   const deployment = await deployCollectibles({ rpcUrl: chain.rpcUrl, deploymentsDir });
   const contract = deployment.address as Hex;
+
+  // PostgreSQL: a database of its own for each, as two services would have in production.
+  // Registered before the processes that use them, so they are dropped after those stop.
+  let indexerDatabaseUrl: string | undefined;
+  let apiDatabaseUrl: string | undefined;
+  if (kind === "postgres") {
+    if (!POSTGRES_URL) throw new Error("BENCH_POSTGRES_URL is not set");
+    for (const which of ["indexer", "api"] as const) {
+      const database = await createTestDatabase(POSTGRES_URL, `bench_claims_${which}`);
+      cleanups.push(async () => {
+        await database.drop();
+        log(`dropped the ${which}'s database`);
+      });
+      if (which === "indexer") indexerDatabaseUrl = database.url;
+      else apiDatabaseUrl = database.url;
+      log(`created the ${which}'s database ${redact(database.url)}`);
+    }
+  }
 
   log("starting the indexer");
   const indexerPort = await freePort();
@@ -596,7 +655,8 @@ async function main(): Promise<void> {
   const indexer: RunningIndexer = await startIndexer({
     rpcUrl: chain.rpcUrl,
     deploymentsDir,
-    dataDir: path.join(tmp, "indexer"),
+    dataDir: path.join(dir, "indexer"),
+    ...(indexerDatabaseUrl ? { databaseUrl: indexerDatabaseUrl } : {}),
     port: indexerPort,
     waitForReady: true,
   });
@@ -614,7 +674,8 @@ async function main(): Promise<void> {
     LOG_LEVEL: "info",
     HOST: "127.0.0.1",
     PORT: "0",
-    DATA_DIR: path.join(tmp, "data"),
+    DATA_DIR: path.join(dir, "data"),
+    ...(apiDatabaseUrl ? { DATABASE_URL: apiDatabaseUrl } : {}),
     API_KEY,
     WALLET_MNEMONIC: TEST_MNEMONIC,
     RPC_URL: chain.rpcUrl,
@@ -627,12 +688,13 @@ async function main(): Promise<void> {
     RATE_LIMIT_MAX: "1000000",
     RATE_LIMIT_WINDOW_MS: String(24 * 60 * 60 * 1000),
   });
-  cleanups.push(async () => {
-    stopping = true;
-    await api.stop();
-  });
+  cleanups.push(() => api.stop());
   const apiStartMs = Math.round(now() - apiStarted);
   log(`API up at ${api.url} in ${apiStartMs} ms (${api.database})`);
+  const onPostgres = api.database.startsWith("PostgreSQL");
+  if (onPostgres !== (kind === "postgres")) {
+    throw new Error(`the API runs on ${api.database}, not on ${name}`);
+  }
 
   const memory = sampleMemory({ api: api.pid, indexer: ponder.pid });
   cleanups.push(async () => memory.stop());
@@ -669,31 +731,123 @@ async function main(): Promise<void> {
   });
   const result = await burst(api.url, indexer.url, chainClient, contract, collectibleId, memory);
   memory.stop();
+  if (result.rejected.length > 0 || result.accepted !== result.claims) {
+    throw new Error(
+      `${result.claims - result.accepted} of ${result.claims} claims were not accepted, e.g. ` +
+        JSON.stringify(result.rejected[0]),
+    );
+  }
   const peaks = memory.peaks();
   const hwm = memory.highWaterMarks();
   log(
     `burst: ${result.confirmedPerSecond.toFixed(0)} confirmed claims/s; accept p50 ${result.acceptMs.p50} ms, ` +
       `confirm p50 ${result.confirmMs.p50} ms; API listed all confirmed after ${result.timelineMs.apiAllConfirmed} ms`,
   );
+  return {
+    database: kind,
+    name,
+    // "PGlite in /tmp/..." names a temp folder: the kind is enough.
+    apiDatabase: api.database.replace(/ in .*$/, ""),
+    startup: { indexerReadyMs, apiStartMs },
+    burst: result,
+    memoryBytes: {
+      api: { idle: peaks.api?.idle ?? 0, burst: peaks.api?.burst ?? 0, lifetimePeak: hwm.api ?? 0 },
+      indexer: {
+        idle: peaks.indexer?.idle ?? 0,
+        burst: peaks.indexer?.burst ?? 0,
+        lifetimePeak: hwm.indexer ?? 0,
+      },
+    },
+    durationMs: Math.round(now() - started),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "bench-claims-"));
+  cleanups.push(async () => fs.rmSync(tmp, { recursive: true, force: true }));
+  log(
+    `${CLAIMS} claims; variants: ${DATABASES.map((k) => DATABASE_NAMES[k]).join(", ")}, after ` +
+      "the baseline",
+  );
+
+  // The baseline gets a chain of its own, with nothing else running: its thousands of one-event
+  // blocks would otherwise be the indexer's to catch up (minutes) before the API could start.
+  log(
+    `baseline: a Hardhat node of its own; ${CLAIMS} claim transactions, ${BASELINE_IN_FLIGHT} in flight`,
+  );
+  const baselineChain = await startLocalChain();
+  let base: BaselineResult;
+  try {
+    const baselineDir = path.join(tmp, "baseline-deployments");
+    fs.mkdirSync(baselineDir);
+    const baselineDeployment = await deployCollectibles({
+      rpcUrl: baselineChain.rpcUrl,
+      deploymentsDir: baselineDir,
+    });
+    base = await baseline(baselineChain.rpcUrl, baselineDeployment.address as Hex);
+  } finally {
+    await baselineChain.stop();
+  }
+  log(
+    `baseline: ${base.claimsPerSecond.toFixed(0)} claims/s (${base.windowMs} ms), ` +
+      `send to receipt p50 ${base.latencyMs.p50} ms`,
+  );
+
+  const variants: (VariantResult | VariantFailure)[] = [];
+  for (const [i, kind] of DATABASES.entries()) {
+    const name = DATABASE_NAMES[kind];
+    variantLabel = `${name}: `;
+    log(`variant ${i + 1}/${DATABASES.length}`);
+    const keep = cleanups.length;
+    const started = now();
+    try {
+      variants.push(await runVariant(kind, tmp));
+    } catch (error) {
+      log(`FAILED: ${(error as Error).stack ?? error}`);
+      variants.push({
+        database: kind,
+        name,
+        error: (error as Error).message,
+        durationMs: Math.round(now() - started),
+      });
+    } finally {
+      // Everything this variant started goes before the next one starts.
+      log("stopping the API, the indexer and the chain");
+      await cleanUp(keep);
+    }
+    variantLabel = "";
+  }
+
   process.stdout.write(
     `RESULT ${JSON.stringify({
-      database: api.database,
       holders: "email",
       pollMs: POLL_MS,
-      startup: { indexerReadyMs, apiStartMs },
+      databases: DATABASES,
       baseline: base,
-      burst: result,
-      memoryBytes: {
-        api: { idle: peaks.api?.idle ?? 0, burst: peaks.api?.burst ?? 0, lifetimePeak: hwm.api },
-        indexer: {
-          idle: peaks.indexer?.idle ?? 0,
-          burst: peaks.indexer?.burst ?? 0,
-          lifetimePeak: hwm.indexer,
-        },
-      },
+      variants,
       cpus: os.availableParallelism(),
     })}\n`,
   );
+  if (variants.every((v) => "error" in v)) process.exitCode = 1;
+}
+
+// A signal (the benchmark's parent passes on its own) still stops every process and drops every
+// database made here; childProcesses.ts kills the tracked process groups at once beside this.
+let interrupted = false;
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+  process.on(signal, () => {
+    if (interrupted) return;
+    interrupted = true;
+    log(`${signal}: tearing down`);
+    cleanUp()
+      .catch(() => {})
+      .finally(() => {
+        agent.destroy();
+        process.exit(1);
+      });
+  });
 }
 
 try {
@@ -702,7 +856,6 @@ try {
   log(`FAILED: ${(error as Error).stack ?? error}`);
   process.exitCode = 1;
 } finally {
-  stopping = true;
   await cleanUp();
   agent.destroy();
 }

@@ -123,7 +123,15 @@ export function renderSvg(results: BenchResult[], machine: Machine): string {
       `<text x="24" y="${y}" font-size="18" font-weight="bold">${escapeXml(result.title)}</text>`,
     );
     y += 10;
+    let group: string | undefined;
     for (const row of result.rows) {
+      if (row.group !== undefined && row.group !== group) {
+        group = row.group;
+        y += 26;
+        parts.push(
+          `<text x="40" y="${y}" font-size="14" font-weight="bold" fill="#333">${escapeXml(group)}</text>`,
+        );
+      }
       const scale = Math.max(row.figure, row.baseline?.value ?? 0, row.goalValue ?? 0) || 1;
       const color = row.met === undefined ? "#3b73b9" : row.met ? "#2e9d4f" : "#d0453a";
       const ratio = ratioOf(row);

@@ -21,6 +21,11 @@ export interface Row {
   met?: boolean;
   /** Whether a bigger figure is better (throughput) or worse (latency, gas, memory). */
   higherIsBetter?: boolean;
+  /**
+   * Rows of one variant (e.g. "PostgreSQL") within a benchmark: the chart heads each run of rows
+   * with it. Names still say it, as the goals table lists rows without their group.
+   */
+  group?: string;
 }
 
 export interface BenchResult {
