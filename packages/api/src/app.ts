@@ -3,6 +3,7 @@
  * `index.ts` does that, and tests build as many apps as they like.
  */
 import express, { type Express } from "express";
+import { ConcurrencyLimit } from "./db/concurrencyLimit.ts";
 import { ListCounts } from "./db/listCounts.ts";
 import type { AppDeps, RouteDeps } from "./deps.ts";
 import { authenticate } from "./middleware/auth.ts";
@@ -22,8 +23,18 @@ export type { AppDeps, ChainServices, ReadinessCheck } from "./deps.ts";
 /** Methods that only read; any other request may change what a list counts. */
 const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 
+/**
+ * Claim transactions at once. Claims of one collectible queue on its row lock anyway, and a few
+ * keep the database busy while leaving room for the relayer's and readers' queries.
+ */
+const CLAIM_TRANSACTIONS = 4;
+
 export function createApp(appDeps: AppDeps): Express {
-  const deps: RouteDeps = { ...appDeps, counts: new ListCounts() };
+  const deps: RouteDeps = {
+    ...appDeps,
+    counts: new ListCounts(),
+    claimTransactions: new ConcurrencyLimit(CLAIM_TRANSACTIONS),
+  };
   const app = express();
   app.disable("x-powered-by");
   // Ids in paths are matched exactly; `/Organizations` is not `/organizations`.

@@ -3,6 +3,7 @@ import type { ChainClient } from "./chain/chainClient.ts";
 import type { Confirmations } from "./chain/confirmations.ts";
 import type { IndexerReader } from "./chain/indexerReader.ts";
 import type { Database } from "./db/client.ts";
+import type { ConcurrencyLimit } from "./db/concurrencyLimit.ts";
 import type { ListCounts } from "./db/listCounts.ts";
 import type { Env } from "./env.ts";
 import type { ImageStorage } from "./images/imageStorage.ts";
@@ -46,4 +47,6 @@ export interface AppDeps {
 export interface RouteDeps extends AppDeps {
   /** List counts remembered between requests, dropped by every write (db/listCounts.ts). */
   counts: ListCounts;
+  /** Claim transactions running at once (db/concurrencyLimit.ts). */
+  claimTransactions: ConcurrencyLimit;
 }

@@ -315,55 +315,63 @@ export function claimsRouter(deps: RouteDeps): Router {
       let claim: ClaimRow;
       let organizationId: string;
       try {
-        ({ claim, organizationId } = await db.transaction(async (tx) => {
-          const collectible = await findCollectible(tx, body.collectible_id, scope);
-          if (!collectible) throw collectibleNotFound(body.collectible_id, "collectible_id");
-          if (collectible.status === "failed") {
-            throw new UnprocessableError(
-              "collectible_failed",
-              "collectible_id: the collectible could not be created on-chain",
-              [{ field: "collectible_id", code: "collectible_failed", message: "creation failed" }],
-            );
-          }
-          const holder =
-            body.holder_id !== undefined
-              ? await findUser(tx, body.holder_id, scope)
-              : await findOrCreateUserByEmail(
-                  tx,
-                  collectible.organizationId,
-                  body.email as string,
-                  deps.wallets,
-                );
-          if (!holder || holder.organizationId !== collectible.organizationId) {
-            throw new NotFoundError(
-              "user_not_found",
-              `holder_id: no user ${body.holder_id} in the collectible's organization`,
-              [
-                {
-                  field: "holder_id",
-                  code: "not_found",
-                  message: "no such user in the organization",
-                },
-              ],
-            );
-          }
-          // A cheap answer first; the supply update below is the atomic decision. A holder who
-          // claimed before hears that rather than "sold out".
-          if (collectible.reservedCount >= collectible.totalCount) {
-            throw (await hasClaimed(tx, collectible.id, holder.id))
-              ? alreadyClaimed()
-              : soldOut(collectible.totalCount);
-          }
-          // A holder's second claim fails here on the unique index (409 already_claimed).
-          const row = await insertClaimWithinSupply(tx, {
-            collectibleId: collectible.id,
-            holderId: holder.id,
-            mintedTo: holder.walletAddress,
-            externalId: body.external_id ?? null,
-          });
-          if (!row) throw soldOut(collectible.totalCount);
-          return { claim: row, organizationId: collectible.organizationId };
-        }));
+        ({ claim, organizationId } = await deps.claimTransactions.run(() =>
+          db.transaction(async (tx) => {
+            const collectible = await findCollectible(tx, body.collectible_id, scope);
+            if (!collectible) throw collectibleNotFound(body.collectible_id, "collectible_id");
+            if (collectible.status === "failed") {
+              throw new UnprocessableError(
+                "collectible_failed",
+                "collectible_id: the collectible could not be created on-chain",
+                [
+                  {
+                    field: "collectible_id",
+                    code: "collectible_failed",
+                    message: "creation failed",
+                  },
+                ],
+              );
+            }
+            const holder =
+              body.holder_id !== undefined
+                ? await findUser(tx, body.holder_id, scope)
+                : await findOrCreateUserByEmail(
+                    tx,
+                    collectible.organizationId,
+                    body.email as string,
+                    deps.wallets,
+                  );
+            if (!holder || holder.organizationId !== collectible.organizationId) {
+              throw new NotFoundError(
+                "user_not_found",
+                `holder_id: no user ${body.holder_id} in the collectible's organization`,
+                [
+                  {
+                    field: "holder_id",
+                    code: "not_found",
+                    message: "no such user in the organization",
+                  },
+                ],
+              );
+            }
+            // A cheap answer first; the supply update below is the atomic decision. A holder who
+            // claimed before hears that rather than "sold out".
+            if (collectible.reservedCount >= collectible.totalCount) {
+              throw (await hasClaimed(tx, collectible.id, holder.id))
+                ? alreadyClaimed()
+                : soldOut(collectible.totalCount);
+            }
+            // A holder's second claim fails here on the unique index (409 already_claimed).
+            const row = await insertClaimWithinSupply(tx, {
+              collectibleId: collectible.id,
+              holderId: holder.id,
+              mintedTo: holder.walletAddress,
+              externalId: body.external_id ?? null,
+            });
+            if (!row) throw soldOut(collectible.totalCount);
+            return { claim: row, organizationId: collectible.organizationId };
+          }),
+        ));
       } catch (error) {
         throw asConflict(error);
       }
