@@ -20,71 +20,9 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import type { DriverResult, VariantFailure, VariantResult } from "../claims/driver.ts";
 import { killGroup, MiB, runCommand } from "../lib/proc.ts";
 import type { Benchmark, Row } from "../lib/result.ts";
-
-interface Percentiles {
-  p50: number;
-  p95: number;
-  p99: number;
-  max: number;
-  mean: number;
-}
-
-interface Burst {
-  claims: number;
-  connections: number;
-  accepted: number;
-  rejected: { status: number; body: string }[];
-  acceptMs: Percentiles;
-  confirmMs: Percentiles;
-  windowMs: number;
-  confirmedPerSecond: number;
-  acceptedPerSecond: number;
-  timelineMs: {
-    allAccepted: number;
-    allMined: number;
-    allIndexed: number;
-    apiAllConfirmed: number;
-  };
-  curves: { accepted: number[]; mined: number[]; indexed: number[] };
-  polls: number;
-}
-
-interface Variant {
-  database: "postgres" | "pglite";
-  name: string;
-  apiDatabase: string;
-  startup: { indexerReadyMs: number; apiStartMs: number };
-  burst: Burst;
-  memoryBytes: Record<"api" | "indexer", { idle: number; burst: number; lifetimePeak: number }>;
-  durationMs: number;
-}
-
-interface FailedVariant {
-  database: "postgres" | "pglite";
-  name: string;
-  error: string;
-  durationMs: number;
-}
-
-/** The driver's `RESULT` line (see claims/driver.ts). */
-interface DriverResult {
-  holders: string;
-  pollMs: number;
-  databases: string[];
-  baseline: {
-    claims: number;
-    inFlight: number;
-    windowMs: number;
-    claimsPerSecond: number;
-    sendMs: Percentiles;
-    latencyMs: Percentiles;
-    gasPerClaim: number;
-  };
-  variants: (Variant | FailedVariant)[];
-  cpus: number;
-}
 
 const GOAL_RATIO = 5;
 const GOAL_PER_SECOND = 500;
@@ -96,7 +34,7 @@ const mib = (bytes: number) => Math.round(bytes / MiB);
 const tenths = (curve: number[]) => curve.map((ms) => (ms / 1000).toFixed(1)).join(", ");
 
 /** The rows of one variant, each named after its database, against the one baseline. */
-function variantRows(v: Variant, baseline: DriverResult["baseline"]): Row[] {
+function variantRows(v: VariantResult, baseline: DriverResult["baseline"]): Row[] {
   const { burst } = v;
   const ratio = burst.confirmedPerSecond / baseline.claimsPerSecond;
   const rows: Row[] = [
@@ -158,7 +96,7 @@ function variantRows(v: Variant, baseline: DriverResult["baseline"]): Row[] {
 }
 
 /** One note per variant: where its time went, start-up and lifetime memory. */
-function variantNote(v: Variant, claims: number): string {
+function variantNote(v: VariantResult, claims: number): string {
   const t = v.burst.timelineMs;
   const c = v.burst.curves;
   return (
@@ -247,8 +185,8 @@ export const claimsBenchmark: Benchmark = {
     if (!line) throw new Error(`the claims driver printed no result:\n${output.slice(-2000)}`);
     const r = JSON.parse(line.slice("RESULT ".length)) as DriverResult;
     const { baseline } = r;
-    const measured = r.variants.filter((v): v is Variant => !("error" in v));
-    const failed = r.variants.filter((v): v is FailedVariant => "error" in v);
+    const measured = r.variants.filter((v): v is VariantResult => !("error" in v));
+    const failed = r.variants.filter((v): v is VariantFailure => "error" in v);
     for (const f of failed) ctx.log(`${f.name} variant FAILED: ${f.error.split("\n")[0]}`);
     if (measured.length === 0) {
       throw new Error(failed.map((f) => `${f.name}: ${f.error}`).join("; "));

@@ -45,7 +45,8 @@ import {
   redact,
   startIndexer,
 } from "../../packages/indexer/testing/startIndexer.ts";
-import { type MemorySampler, processTable, sampleMemory } from "./memory.ts";
+import { processTable } from "../lib/proc.ts";
+import { type MemorySampler, sampleMemory } from "./memory.ts";
 import { viem, viemAccounts } from "./viem.ts";
 
 type Hex = `0x${string}`;
@@ -133,7 +134,7 @@ function cleanUp(keep = 0): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // Baseline: straight to the contract with viem, one claim per transaction.
 
-interface BaselineResult {
+export interface BaselineResult {
   claims: number;
   inFlight: number;
   windowMs: number;
@@ -373,7 +374,7 @@ interface ClaimRecord {
   indexed?: number;
 }
 
-interface BurstResult {
+export interface BurstResult {
   claims: number;
   connections: number;
   accepted: number;
@@ -599,7 +600,7 @@ async function burst(
 // ---------------------------------------------------------------------------------------------
 // One variant of the service: chain, indexer and API on one kind of database.
 
-interface VariantResult {
+export interface VariantResult {
   database: DatabaseKind;
   name: string;
   /** What the API said it runs on. */
@@ -610,7 +611,17 @@ interface VariantResult {
   durationMs: number;
 }
 
-interface VariantFailure {
+/** The last stdout line, `RESULT <json>`, read by bench/benchmarks/claims.ts. */
+export interface DriverResult {
+  holders: string;
+  pollMs: number;
+  databases: DatabaseKind[];
+  baseline: BaselineResult;
+  variants: (VariantResult | VariantFailure)[];
+  cpus: number;
+}
+
+export interface VariantFailure {
   database: DatabaseKind;
   name: string;
   error: string;
@@ -820,16 +831,15 @@ async function main(): Promise<void> {
     variantLabel = "";
   }
 
-  process.stdout.write(
-    `RESULT ${JSON.stringify({
-      holders: "email",
-      pollMs: POLL_MS,
-      databases: DATABASES,
-      baseline: base,
-      variants,
-      cpus: os.availableParallelism(),
-    })}\n`,
-  );
+  const result: DriverResult = {
+    holders: "email",
+    pollMs: POLL_MS,
+    databases: DATABASES,
+    baseline: base,
+    variants,
+    cpus: os.availableParallelism(),
+  };
+  process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
   if (variants.every((v) => "error" in v)) process.exitCode = 1;
 }
 

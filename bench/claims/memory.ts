@@ -3,44 +3,7 @@
  * descendants every `intervalMs`, the peak kept per phase (`mark` starts one), and VmHWM (the
  * kernel's own lifetime peak) when asked.
  */
-import { readdirSync, readFileSync } from "node:fs";
-
-function statusField(pid: number, field: "VmRSS" | "VmHWM"): number {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status);
-    return match ? Number(match[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
-
-/** Every process as pid -> parent pid, with its command line. */
-export function processTable(): { pid: number; ppid: number; cmdline: string }[] {
-  const table: { pid: number; ppid: number; cmdline: string }[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ");
-      table.push({ pid: Number(entry), ppid, cmdline });
-    } catch {
-      // exited while we looked
-    }
-  }
-  return table;
-}
-
-/** `pid` and every process below it. */
-function treeOf(pid: number): number[] {
-  const table = processTable();
-  const tree = [pid];
-  for (let i = 0; i < tree.length; i++) {
-    for (const p of table) if (p.ppid === tree[i]) tree.push(p.pid);
-  }
-  return tree;
-}
+import { statusBytes, treeOf } from "../lib/proc.ts";
 
 export interface MemorySampler {
   mark(phase: string): void;
@@ -62,7 +25,7 @@ export function sampleMemory(pids: Record<string, number>, intervalMs = 200): Me
       for (const [name, pid] of Object.entries(pids)) trees[name] = treeOf(pid);
     }
     for (const [name, tree] of Object.entries(trees)) {
-      const rss = tree.reduce((sum, pid) => sum + statusField(pid, "VmRSS"), 0);
+      const rss = tree.reduce((sum, pid) => sum + statusBytes(pid, "VmRSS"), 0);
       const byPhase = peaks[name] ?? {};
       peaks[name] = byPhase;
       byPhase[phase] = Math.max(byPhase[phase] ?? 0, rss);
@@ -78,7 +41,7 @@ export function sampleMemory(pids: Record<string, number>, intervalMs = 200): Me
     peaks: () => peaks,
     highWaterMarks: () =>
       Object.fromEntries(
-        Object.entries(pids).map(([name, pid]) => [name, statusField(pid, "VmHWM")]),
+        Object.entries(pids).map(([name, pid]) => [name, statusBytes(pid, "VmHWM")]),
       ),
     stop() {
       sample();

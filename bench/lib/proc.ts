@@ -66,29 +66,19 @@ export function killGroup(pid: number | undefined, signal: NodeJS.Signals = "SIG
   }
 }
 
-/** Resident set size of one process in bytes (0 when it is gone). */
-function rssOf(pid: number): number {
+/** A memory field of /proc/<pid>/status (VmRSS now, VmHWM the peak) in bytes; 0 when gone. */
+export function statusBytes(pid: number, field: "VmRSS" | "VmHWM"): number {
   try {
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    const match = /VmRSS:\s+(\d+) kB/.exec(status);
+    const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status);
     return match ? Number(match[1]) * 1024 : 0;
   } catch {
     return 0;
   }
 }
 
-/** Peak resident set size a process reached (VmHWM), in bytes; 0 when it is gone. */
-export function peakRssOf(pid: number): number {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    const match = /VmHWM:\s+(\d+) kB/.exec(status);
-    return match ? Number(match[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
-
-function processTable(): { pid: number; ppid: number; cmdline: string }[] {
+/** Every process, with its parent pid and command line. */
+export function processTable(): { pid: number; ppid: number; cmdline: string }[] {
   const table: { pid: number; ppid: number; cmdline: string }[] = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
@@ -104,6 +94,15 @@ function processTable(): { pid: number; ppid: number; cmdline: string }[] {
   return table;
 }
 
+/** `pid` and every process below it. */
+export function treeOf(pid: number, table = processTable()): number[] {
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) {
+    for (const p of table) if (p.ppid === tree[i]) tree.push(p.pid);
+  }
+  return tree;
+}
+
 /**
  * Samples, every `intervalMs`, the summed RSS of the descendants of `rootPid` whose command line
  * matches `pattern`, and keeps the peak per phase (`mark` starts a new phase).
@@ -113,19 +112,10 @@ export function sampleTreeRss(rootPid: number, pattern: RegExp, intervalMs = 250
   let phase = "all";
   const timer = setInterval(() => {
     const table = processTable();
-    const tree = new Set([rootPid]);
-    let grew = true;
-    while (grew) {
-      grew = false;
-      for (const p of table) {
-        if (!tree.has(p.pid) && tree.has(p.ppid)) {
-          tree.add(p.pid);
-          grew = true;
-        }
-      }
-    }
+    const tree = new Set(treeOf(rootPid, table));
     let sum = 0;
-    for (const p of table) if (tree.has(p.pid) && pattern.test(p.cmdline)) sum += rssOf(p.pid);
+    for (const p of table)
+      if (tree.has(p.pid) && pattern.test(p.cmdline)) sum += statusBytes(p.pid, "VmRSS");
     if (sum > 0) peaks[phase] = Math.max(peaks[phase] ?? 0, sum);
   }, intervalMs);
   return {
