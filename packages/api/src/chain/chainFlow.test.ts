@@ -5,12 +5,12 @@
  */
 
 import { randomUUID } from "node:crypto";
-import { collectiblesAbi, uuidToBytes16 } from "@collectibles/contracts";
 import { type Address, erc1155Abi, getAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Claim } from "../routes/claims.ts";
 import { Collectible } from "../routes/collectibles.ts";
 import { dataEnvelope, listEnvelope } from "../routes/shared.ts";
+import { claimedOnChain } from "../test/agreement.ts";
 import { type ChainStack, startChainStack } from "../test/chainStack.ts";
 import { startTestApp, type TestApp } from "../test/testApp.ts";
 import { createIndexerReader } from "./indexerReader.ts";
@@ -175,12 +175,7 @@ describe("the supply race", () => {
         collectible.id,
       );
       expect(indexed?.claimedCount).toBe(100n);
-      const onChain = await stack.client.readContract({
-        address: stack.contract,
-        abi: collectiblesAbi,
-        functionName: "claimedCount",
-        args: [uuidToBytes16(collectible.id)],
-      });
+      const onChain = await claimedOnChain(stack, collectible.id);
       expect(onChain).toBe(100n);
     },
     TIMEOUT,
@@ -213,12 +208,7 @@ describe("the holder race", () => {
       const list = await t.call("GET", `/claims?collectible_id=${collectible.id}`);
       expect(list.body.pagination.count).toBe(1);
       expect(list.body.data[0].claimed_by_id).toBe(holder.id);
-      const onChain = await stack.client.readContract({
-        address: stack.contract,
-        abi: collectiblesAbi,
-        functionName: "claimedCount",
-        args: [uuidToBytes16(collectible.id)],
-      });
+      const onChain = await claimedOnChain(stack, collectible.id);
       expect(onChain).toBe(1n);
     },
     TIMEOUT,
@@ -266,12 +256,7 @@ describe("Idempotency-Key", () => {
       );
       const list = await t.call("GET", `/claims?collectible_id=${collectible.id}`);
       expect(list.body.pagination.count).toBe(1);
-      const onChain = await stack.client.readContract({
-        address: stack.contract,
-        abi: collectiblesAbi,
-        functionName: "claimedCount",
-        args: [uuidToBytes16(collectible.id)],
-      });
+      const onChain = await claimedOnChain(stack, collectible.id);
       expect(onChain).toBe(1n);
     },
     TIMEOUT,

@@ -12,9 +12,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { collectiblesAbi, uuidToBytes16 } from "@collectibles/contracts";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { expectAgreement } from "../test/agreement.ts";
+import { claimedOnChain, expectAgreement } from "../test/agreement.ts";
 import { type ChainStack, startChainStack } from "../test/chainStack.ts";
 import { TEST_MNEMONIC } from "../test/constants.ts";
 import { burst, faultRandom, until } from "../test/faults.ts";
@@ -120,15 +119,6 @@ function call(url: string, method: string, urlPath: string, json?: unknown) {
 // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON came back.
 const jsonOf = (res: Response): Promise<any> => res.json();
 
-function claimedOnChain(collectibleId: string): Promise<bigint> {
-  return stack.client.readContract({
-    address: stack.contract,
-    abi: collectiblesAbi,
-    functionName: "claimedCount",
-    args: [uuidToBytes16(collectibleId)],
-  });
-}
-
 it("every claim accepted across three SIGKILLs of a 500-claim burst is confirmed exactly once", async () => {
   const random = faultRandom("crash recovery");
   let api: Promise<RunningApi> = startApi();
@@ -165,7 +155,7 @@ it("every claim accepted across three SIGKILLs of a 500-claim burst is confirmed
     old.child.kill("SIGKILL");
     await old.exited;
     kills++;
-    unmintedAtKill.push(accepted.size - Number(await claimedOnChain(collectibleId)));
+    unmintedAtKill.push(accepted.size - Number(await claimedOnChain(stack, collectibleId)));
     return startApi();
   };
 

@@ -26,6 +26,16 @@ export interface ApiClaim {
 export type ApiGet = (path: string) => Promise<any>;
 
 /** Every claim of a collectible, through every page of `GET /claims`. */
+/** The contract's `claimedCount` of a collectible. */
+export function claimedOnChain(stack: ChainStack, collectibleId: string): Promise<bigint> {
+  return stack.client.readContract({
+    address: stack.contract,
+    abi: collectiblesAbi,
+    functionName: "claimedCount",
+    args: [uuidToBytes16(collectibleId)],
+  });
+}
+
 export async function allClaimsOf(get: ApiGet, collectibleId: string): Promise<ApiClaim[]> {
   const rows: ApiClaim[] = [];
   for (let page = 1; ; page++) {
@@ -86,12 +96,7 @@ export async function expectAgreement(
   const editionOf = new Map(indexedClaims.map((claim) => [claim.id, Number(claim.edition)]));
   for (const claim of claims) expect(claim.edition, context).toBe(editionOf.get(claim.id));
 
-  const onChain = await stack.client.readContract({
-    address: stack.contract,
-    abi: collectiblesAbi,
-    functionName: "claimedCount",
-    args: [uuidToBytes16(collectibleId)],
-  });
+  const onChain = await claimedOnChain(stack, collectibleId);
   expect(onChain, `the contract's claimedCount ${context}`).toBe(BigInt(count));
   const balances = await stack.client.readContract({
     address: stack.contract,

@@ -11,9 +11,9 @@ import {
   bodies,
   encodePath,
   expectWellFormed,
+  fuzzReads,
   headerText,
   pathIds,
-  queries,
   rawRequests,
 } from "./fuzzing.ts";
 import { startTestApp, type TestApp } from "./testApp.ts";
@@ -94,34 +94,7 @@ describe.each([
     TIMEOUT,
   );
 
-  it(
-    `GET ${resource} never answers 5xx for any query string`,
-    async () => {
-      await fc.assert(
-        fc.asyncProperty(queries(queryKeys), async (query) => {
-          const res = await t.call("GET", `${resource}?${query}`);
-          expectWellFormed(res, `GET ${resource}?${query}`);
-          if (res.status === 200) expect(Array.isArray(res.body.data)).toBe(true);
-        }),
-        { numRuns: RUNS },
-      );
-    },
-    TIMEOUT,
-  );
-
-  it(
-    `GET ${resource}/{id} answers 200 or a 4xx in the error shape for any id`,
-    async () => {
-      await fc.assert(
-        fc.asyncProperty(pathIds(realId), async (id) => {
-          const res = await t.call("GET", `${resource}/${encodePath(id)}`);
-          expectWellFormed(res, `GET ${resource}/${id}`);
-        }),
-        { numRuns: RUNS },
-      );
-    },
-    TIMEOUT,
-  );
+  fuzzReads(() => t, { resource, queryKeys, realId, runs: RUNS, timeout: TIMEOUT });
 
   it(
     `PATCH ${resource}/{id} never answers 5xx for any id and body`,

@@ -16,8 +16,8 @@ import {
   bodies,
   encodePath,
   expectWellFormed,
+  fuzzReads,
   pathIds,
-  queries,
   rawRequests,
 } from "./fuzzing.ts";
 import { type CallResult, startTestApp, type TestApp } from "./testApp.ts";
@@ -210,34 +210,7 @@ describe.each([
     TIMEOUT,
   );
 
-  it(
-    `GET ${resource} never answers 5xx for any query string`,
-    async () => {
-      await fc.assert(
-        fc.asyncProperty(queries(queryKeys), async (query) => {
-          const res = await t.call("GET", `${resource}?${query}`);
-          expectWellFormed(res, `GET ${resource}?${query}`);
-          if (res.status === 200) expect(Array.isArray(res.body.data)).toBe(true);
-        }),
-        { numRuns: RUNS },
-      );
-    },
-    TIMEOUT,
-  );
-
-  it(
-    `GET ${resource}/{id} answers 200 or a 4xx in the error shape for any id`,
-    async () => {
-      await fc.assert(
-        fc.asyncProperty(pathIds(realId), async (id) => {
-          const res = await t.call("GET", `${resource}/${encodePath(id)}`);
-          expectWellFormed(res, `GET ${resource}/${id}`);
-        }),
-        { numRuns: RUNS },
-      );
-    },
-    TIMEOUT,
-  );
+  fuzzReads(() => t, { resource, queryKeys, realId, runs: RUNS, timeout: TIMEOUT });
 
   it(
     `${resource}/{id} answers 404 or 405 in the error shape to the methods it does not serve`,

@@ -3,8 +3,8 @@
  * whatever the request was, and generators of hostile bodies, queries, path ids and headers.
  */
 import fc from "fast-check";
-import { expect } from "vitest";
-import type { CallResult } from "./testApp.ts";
+import { expect, it } from "vitest";
+import type { CallResult, TestApp } from "./testApp.ts";
 
 /** What a leak looks like: stack frames, file paths, driver and SQL error text. */
 export const LEAKS: [string, RegExp][] = [
@@ -160,3 +160,45 @@ export const headerText = fc.string({
     .map((c) => String.fromCharCode(c)),
   maxLength: 60,
 });
+
+/** The read properties every resource shares: any list query string, any id in the path. */
+export function fuzzReads(
+  app: () => TestApp,
+  options: {
+    resource: string;
+    queryKeys: string[];
+    realId: () => string;
+    runs: number;
+    timeout: number;
+  },
+): void {
+  const { resource, queryKeys, realId, runs, timeout } = options;
+  it(
+    `GET ${resource} never answers 5xx for any query string`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(queries(queryKeys), async (query) => {
+          const res = await app().call("GET", `${resource}?${query}`);
+          expectWellFormed(res, `GET ${resource}?${query}`);
+          if (res.status === 200) expect(Array.isArray(res.body.data)).toBe(true);
+        }),
+        { numRuns: runs },
+      );
+    },
+    timeout,
+  );
+
+  it(
+    `GET ${resource}/{id} answers 200 or a 4xx in the error shape for any id`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(pathIds(realId), async (id) => {
+          const res = await app().call("GET", `${resource}/${encodePath(id)}`);
+          expectWellFormed(res, `GET ${resource}/${id}`);
+        }),
+        { numRuns: runs },
+      );
+    },
+    timeout,
+  );
+}
