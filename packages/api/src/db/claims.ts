@@ -1,7 +1,7 @@
 /** Claim queries, within the caller's organization scope (through the claim's collectible). */
 import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "./client.ts";
-import { type ListCounts, listKey } from "./listCounts.ts";
+import { countRows, type ListCounts, listKey } from "./listCounts.ts";
 import { type Scope, scopeCondition } from "./organizations.ts";
 import { offsetOf, type PageRequest } from "./pagination.ts";
 import { claims, collectibles, organizations, users } from "./schema.ts";
@@ -65,13 +65,9 @@ export async function listClaims(
       : eq(claims.collectibleId, filters.collectibleId),
     filters.externalId === undefined ? undefined : eq(claims.externalId, filters.externalId),
   );
-  const count = await counts.get(listKey("claims", scope, filters), async () => {
-    const [counted] = await q
-      .select({ count: sql<number>`count(*)::int` })
-      .from(claims)
-      .where(where);
-    return counted?.count ?? 0;
-  });
+  const count = await counts.get(listKey("claims", scope, filters), () =>
+    countRows(q, claims, where),
+  );
   const pageIds = q
     .select({ id: claims.id })
     .from(claims)

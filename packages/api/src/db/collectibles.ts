@@ -1,7 +1,7 @@
 /** Collectible queries, within the caller's organization scope (see `organizations.ts`). */
 import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "./client.ts";
-import { type ListCounts, listKey } from "./listCounts.ts";
+import { countRows, type ListCounts, listKey } from "./listCounts.ts";
 import { type Scope, scopeCondition } from "./organizations.ts";
 import { offsetOf, type PageRequest } from "./pagination.ts";
 import { claims, collectibles, organizations } from "./schema.ts";
@@ -52,13 +52,9 @@ export async function listCollectibles(
     filters.creatorId === undefined ? undefined : eq(collectibles.creatorId, filters.creatorId),
     filters.externalId === undefined ? undefined : eq(collectibles.externalId, filters.externalId),
   );
-  const count = await counts.get(listKey("collectibles", scope, filters), async () => {
-    const [counted] = await q
-      .select({ count: sql<number>`count(*)::int` })
-      .from(collectibles)
-      .where(where);
-    return counted?.count ?? 0;
-  });
+  const count = await counts.get(listKey("collectibles", scope, filters), () =>
+    countRows(q, collectibles, where),
+  );
   const rows = await q
     .select()
     .from(collectibles)

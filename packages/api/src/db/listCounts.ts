@@ -5,14 +5,23 @@
  *
  * A remembered count is dropped by any write this process answers (`invalidate`, called when a
  * POST, PATCH, PUT or DELETE request ends), so one API process always answers exact counts.
- * Writes made elsewhere (another API process on the same PostgreSQL, the `keys` command) show
- * within `maxAgeMs`. The relayer's writes change only chain status, which no list filters on.
+ * Writes made by another API process on the same PostgreSQL show within `maxAgeMs`. The
+ * relayer's writes change only chain status, which no list filters on.
  */
+import { type SQL, sql } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
+import type { Queryable } from "./client.ts";
 import type { Scope } from "./organizations.ts";
 
 /** The key of a list's count: which list, whose scope, which filters. */
 export function listKey(list: string, scope: Scope, filters: object): string {
   return JSON.stringify([list, scope.organizationId, filters]);
+}
+
+/** The exact number of rows of `table` matching `where`: what a list's count is made of. */
+export async function countRows(q: Queryable, table: PgTable, where: SQL | undefined) {
+  const [counted] = await q.select({ count: sql<number>`count(*)::int` }).from(table).where(where);
+  return counted?.count ?? 0;
 }
 
 export class ListCounts {

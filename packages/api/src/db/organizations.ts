@@ -5,7 +5,7 @@
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Queryable } from "./client.ts";
-import { type ListCounts, listKey } from "./listCounts.ts";
+import { countRows, type ListCounts, listKey } from "./listCounts.ts";
 import { offsetOf, type PageRequest } from "./pagination.ts";
 import { rowsOf } from "./rows.ts";
 import { organizations, users, walletIndexSeq } from "./schema.ts";
@@ -74,13 +74,9 @@ export async function listOrganizations(
       ? undefined
       : eq(organizations.walletAddress, filters.walletAddress),
   );
-  const count = await counts.get(listKey("organizations", scope, filters), async () => {
-    const [counted] = await q
-      .select({ count: sql<number>`count(*)::int` })
-      .from(organizations)
-      .where(where);
-    return counted?.count ?? 0;
-  });
+  const count = await counts.get(listKey("organizations", scope, filters), () =>
+    countRows(q, organizations, where),
+  );
   const rows = await q
     .select()
     .from(organizations)

@@ -1,7 +1,7 @@
 /** User queries, always within the caller's organization scope (see `organizations.ts`). */
 import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "./client.ts";
-import { type ListCounts, listKey } from "./listCounts.ts";
+import { countRows, type ListCounts, listKey } from "./listCounts.ts";
 import { type Scope, scopeCondition } from "./organizations.ts";
 import { offsetOf, type PageRequest } from "./pagination.ts";
 import { organizations, users } from "./schema.ts";
@@ -59,13 +59,9 @@ export async function listUsers(
       ? undefined
       : eq(users.walletAddress, filters.walletAddress),
   );
-  const count = await counts.get(listKey("users", scope, filters), async () => {
-    const [counted] = await q
-      .select({ count: sql<number>`count(*)::int` })
-      .from(users)
-      .where(where);
-    return counted?.count ?? 0;
-  });
+  const count = await counts.get(listKey("users", scope, filters), () =>
+    countRows(q, users, where),
+  );
   // The page's ids from the index, then their rows: a deep OFFSET skips index entries only.
   const pageIds = q
     .select({ id: users.id })
