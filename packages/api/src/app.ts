@@ -3,20 +3,16 @@
  * `index.ts` does that, and tests build as many apps as they like.
  */
 import express, { type Express } from "express";
-import { ConcurrencyLimit } from "./db/concurrencyLimit.ts";
 import { ListCounts } from "./db/listCounts.ts";
 import type { AppDeps, RouteDeps } from "./deps.ts";
-import { authenticate } from "./middleware/auth.ts";
+import { mountEndpoints } from "./http/mountEndpoints.ts";
+import { undocumented } from "./http/responseAudit.ts";
+import { ConcurrencyLimit } from "./lib/concurrencyLimit.ts";
 import { errorHandler, notFoundHandler } from "./middleware/errorHandler.ts";
-import { rateLimitPerKey } from "./middleware/rateLimit.ts";
 import { requestLogger } from "./middleware/requestLogger.ts";
-import { claimsRouter } from "./routes/claims.ts";
-import { collectiblesRouter } from "./routes/collectibles.ts";
 import { docsRouter } from "./routes/docs.ts";
-import { healthRouter } from "./routes/health.ts";
-import { imagesRouter } from "./routes/images.ts";
-import { organizationsRouter } from "./routes/organizations.ts";
-import { usersRouter } from "./routes/users.ts";
+import { endpoints } from "./routes/endpoints.ts";
+import { openApiDocument } from "./routes/specs.ts";
 
 export type { AppDeps, ChainServices, ReadinessCheck } from "./deps.ts";
 
@@ -34,42 +30,36 @@ export function createApp(appDeps: AppDeps): Express {
     ...appDeps,
     counts: new ListCounts(),
     claimTransactions: new ConcurrencyLimit(CLAIM_TRANSACTIONS),
+    openApiDocument,
   };
   const app = express();
   app.disable("x-powered-by");
+  // Conditional answers are declared where they make sense (images), not hashed for every body.
+  app.disable("etag");
   // Ids in paths are matched exactly; `/Organizations` is not `/organizations`.
   app.set("case sensitive routing", true);
   app.set("strict routing", false);
 
   app.use(requestLogger(deps.logger));
+  const audit = deps.auditResponse;
+  if (audit) {
+    app.use((_req, res, next) => {
+      res.once("finish", () => {
+        const spec = res.locals.endpoint;
+        if (spec) audit(undocumented(spec, res.statusCode, res.getHeaderNames()));
+      });
+      next();
+    });
+  }
   app.use((req, res, next) => {
     // On "close", which also ends aborted requests: a write may commit before its client leaves.
     if (!READS.has(req.method)) res.once("close", () => deps.counts.invalidate());
-    next();
-  });
-  app.use((_req, res, next) => {
     res.set("X-Content-Type-Options", "nosniff");
     next();
   });
 
-  // Public: operations, documentation, images (their URLs are unguessable).
-  app.use(healthRouter(deps));
   app.use(docsRouter());
-  app.use(imagesRouter(deps));
-
-  // Everything else needs an API key and counts against its rate limit.
-  const guard = [
-    authenticate(deps.db),
-    rateLimitPerKey({
-      max: deps.config.RATE_LIMIT_MAX,
-      windowMs: deps.config.RATE_LIMIT_WINDOW_MS,
-    }),
-  ];
-  app.use("/organizations", ...guard, organizationsRouter(deps));
-  app.use("/users", ...guard, usersRouter(deps));
-  app.use("/collectibles", ...guard, collectiblesRouter(deps));
-  app.use("/claims", ...guard, claimsRouter(deps));
-
+  app.use(mountEndpoints(endpoints, deps));
   app.use(notFoundHandler);
   app.use(errorHandler);
   return app;

@@ -1,13 +1,13 @@
 /** What `createApp` is built from. Tests and `index.ts` assemble these; nothing here is global. */
+import type { IndexerReader } from "@collectibles/indexer/reader";
 import type { ChainClient } from "./chain/chainClient.ts";
-import type { Confirmations } from "./chain/confirmations.ts";
-import type { IndexerReader } from "./chain/indexerReader.ts";
 import type { Database } from "./db/client.ts";
-import type { ConcurrencyLimit } from "./db/concurrencyLimit.ts";
 import type { ListCounts } from "./db/listCounts.ts";
 import type { Env } from "./env.ts";
 import type { ImageStorage } from "./images/imageStorage.ts";
+import type { ConcurrencyLimit } from "./lib/concurrencyLimit.ts";
 import type { Logger } from "./logger.ts";
+import type { StatusWaiter } from "./services/statusWaiter.ts";
 import type { Wallets } from "./wallets/wallets.ts";
 
 /**
@@ -25,8 +25,9 @@ export interface ReadinessCheck {
 export interface ChainServices {
   client: ChainClient;
   /** Wakes the relayer after an intent is stored (it also polls on its own). */
-  poke(): void;
-  confirmations: Confirmations;
+  wakeRelayer(): void;
+  /** POST's bounded wait for a stored intent to become final. */
+  statusWaiter: StatusWaiter;
   /** Where counts and holders are read; absent: the API's own records answer. */
   indexer?: IndexerReader;
 }
@@ -41,12 +42,19 @@ export interface AppDeps {
   readiness: ReadinessCheck[];
   /** Absent: collectibles and claims can be read but not created (503). */
   chain?: ChainServices;
+  /**
+   * Told, after every answer, what about it the OpenAPI document does not describe (an empty
+   * list when nothing). Tests fail on any; production leaves it out.
+   */
+  auditResponse?: (problems: string[]) => void;
 }
 
 /** What the routers get: the app's dependencies and what `createApp` makes for them. */
 export interface RouteDeps extends AppDeps {
   /** List counts remembered between requests, dropped by every write (db/listCounts.ts). */
   counts: ListCounts;
-  /** Claim transactions running at once (db/concurrencyLimit.ts). */
+  /** Claim transactions running at once (lib/concurrencyLimit.ts). */
   claimTransactions: ConcurrencyLimit;
+  /** The OpenAPI document of every mounted endpoint (built once, on first use). */
+  openApiDocument(): Record<string, unknown>;
 }

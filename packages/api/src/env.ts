@@ -4,9 +4,9 @@
  * Every variable is validated once at start-up; a bad value stops the process with a message that
  * names the variable. Tests build a configuration with `parseEnv({ ... })` instead.
  */
-import { createHash } from "node:crypto";
 import path from "node:path";
-import { english } from "viem/accounts";
+import { validateMnemonic } from "@scure/bip39";
+import { wordlist as english } from "@scure/bip39/wordlists/english";
 import { z } from "zod";
 
 /** The monorepo root (packages/api/src -> ../../..), where the shared `.data` folder lives. */
@@ -149,29 +149,7 @@ export function apiDataDir(env: Pick<Env, "DATA_DIR">): string {
   return path.join(env.DATA_DIR, "api");
 }
 
-/**
- * BIP-39 check: 12-24 words from the English list whose last bits are the SHA-256 checksum of
- * the entropy the other bits encode.
- */
+/** BIP-39: 12 to 24 words of the English list, the last bits the checksum of the rest. */
 export function isValidMnemonic(phrase: string): boolean {
-  const words = phrase.split(" ");
-  if (![12, 15, 18, 21, 24].includes(words.length)) return false;
-  let bits = "";
-  for (const word of words) {
-    const index = english.indexOf(word);
-    if (index < 0) return false;
-    bits += index.toString(2).padStart(11, "0");
-  }
-  const checksumBits = words.length / 3;
-  const entropyBits = bits.slice(0, bits.length - checksumBits);
-  const entropy = Buffer.alloc(entropyBits.length / 8);
-  for (let i = 0; i < entropy.length; i++) {
-    entropy[i] = Number.parseInt(entropyBits.slice(i * 8, i * 8 + 8), 2);
-  }
-  const hash = createHash("sha256").update(entropy).digest();
-  const expected = [...hash]
-    .map((byte) => byte.toString(2).padStart(8, "0"))
-    .join("")
-    .slice(0, checksumBits);
-  return expected === bits.slice(bits.length - checksumBits);
+  return validateMnemonic(phrase, english);
 }

@@ -1,7 +1,10 @@
 /**
- * The errors the API raises on purpose. Each carries a stable snake_case `code` and optional
- * `details`; `middleware/errorHandler.ts` maps the classes to HTTP statuses in one place.
- * Anything else thrown is an internal error and is never shown to a client.
+ * The errors the API raises on purpose, and the HTTP status each stands for. Each carries a stable
+ * snake_case `code` and optional `details`; `middleware/errorHandler.ts` turns them into the one
+ * error body. Anything else thrown is an internal error and is never shown to a client.
+ *
+ * Named `ApiError` (not `BaseError`, which is viem's) so a caller can tell ours from the chain
+ * library's at a glance.
  */
 
 /** One entry of `error.details`: which input was wrong and why. */
@@ -12,8 +15,8 @@ export interface ErrorDetail {
   [key: string]: unknown;
 }
 
-export class BaseError extends Error {
-  override name = "BaseError";
+export abstract class ApiError extends Error {
+  abstract readonly status: number;
   readonly code: string;
   readonly details: ErrorDetail[] | undefined;
 
@@ -25,16 +28,18 @@ export class BaseError extends Error {
 }
 
 /** The input is malformed: wrong type, unknown field, out-of-range value (400). */
-export class ValidationError extends BaseError {
+export class ValidationError extends ApiError {
   override name = "ValidationError";
+  readonly status = 400;
   constructor(message: string, details?: ErrorDetail[], code = "validation_error") {
     super(code, message, details);
   }
 }
 
 /** No API key, an unknown one, or a revoked one (401). */
-export class UnauthorizedError extends BaseError {
+export class UnauthorizedError extends ApiError {
   override name = "UnauthorizedError";
+  readonly status = 401;
   constructor(
     message = "A valid API key is required: use it as the Basic username (curl -u KEY:)",
   ) {
@@ -43,48 +48,65 @@ export class UnauthorizedError extends BaseError {
 }
 
 /** No such object, or one outside the key's organization scope (404). */
-export class NotFoundError extends BaseError {
+export class NotFoundError extends ApiError {
   override name = "NotFoundError";
-  constructor(code: string, message: string, details?: ErrorDetail[]) {
-    super(code, message, details);
+  readonly status = 404;
+}
+
+/** The path exists, but not with this method; `allow` lists the methods it has (405). */
+export class MethodNotAllowedError extends ApiError {
+  override name = "MethodNotAllowedError";
+  readonly status = 405;
+  constructor(
+    method: string,
+    path: string,
+    readonly allow: string[],
+  ) {
+    super("method_not_allowed", `${method} is not allowed on ${path}; use ${allow.join(", ")}`);
   }
 }
 
 /** The request conflicts with existing state: a duplicate, a non-empty parent (409). */
-export class ConflictError extends BaseError {
+export class ConflictError extends ApiError {
   override name = "ConflictError";
+  readonly status = 409;
 }
 
 /** The body is larger than accepted (413). */
-export class PayloadTooLargeError extends BaseError {
+export class PayloadTooLargeError extends ApiError {
   override name = "PayloadTooLargeError";
+  readonly status = 413;
   constructor(message: string, details?: ErrorDetail[], code = "payload_too_large") {
     super(code, message, details);
   }
 }
 
 /** The body's content type is not one the endpoint reads (415). */
-export class UnsupportedMediaTypeError extends BaseError {
+export class UnsupportedMediaTypeError extends ApiError {
   override name = "UnsupportedMediaTypeError";
+  readonly status = 415;
   constructor(message: string) {
     super("unsupported_media_type", message);
   }
 }
 
 /** Well-formed but impossible, such as a parent that would make a cycle (422). */
-export class UnprocessableError extends BaseError {
+export class UnprocessableError extends ApiError {
   override name = "UnprocessableError";
+  readonly status = 422;
 }
 
-/** Too many requests for this key; `retryAfterSeconds` goes into `Retry-After` (429). */
-export class RateLimitedError extends BaseError {
+/** Too many requests; `retryAfterSeconds` goes into `Retry-After` (429). */
+export class RateLimitedError extends ApiError {
   override name = "RateLimitedError";
+  readonly status = 429;
   constructor(readonly retryAfterSeconds: number) {
     super("rate_limited", `Too many requests: retry after ${retryAfterSeconds} s`);
   }
 }
 
-/** A dependency (database, chain, indexer) is unreachable (503). */
-export class ServiceUnavailableError extends BaseError {
+/** A dependency (database, chain, indexer) is unreachable or not configured (503). */
+export class ServiceUnavailableError extends ApiError {
   override name = "ServiceUnavailableError";
+  readonly status = 503;
 }

@@ -14,7 +14,7 @@ import {
   createIndexerReader,
   type IndexerReader,
   IndexerUnavailableError,
-} from "../../api/src/chain/indexerReader.ts";
+} from "../indexerReader.ts";
 import {
   createTestDatabase,
   killAllIndexers,

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { deployCollectibles, type LocalChain, startLocalChain } from "@collectibles/deploy/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createIndexerReader } from "../../api/src/chain/indexerReader.ts";
+import { createIndexerReader } from "../indexerReader.ts";
 import {
   killAllIndexers,
   type RunningIndexer,

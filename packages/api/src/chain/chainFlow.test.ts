@@ -5,15 +5,15 @@
  */
 
 import { randomUUID } from "node:crypto";
+import { createIndexerReader } from "@collectibles/indexer/reader";
 import { type Address, erc1155Abi, getAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Claim } from "../routes/claims.ts";
-import { Collectible } from "../routes/collectibles.ts";
-import { dataEnvelope, listEnvelope } from "../routes/shared.ts";
+import { Claim } from "../schemas/claims.ts";
+import { Collectible } from "../schemas/collectibles.ts";
+import { dataEnvelope, listEnvelope } from "../schemas/common.ts";
 import { claimedOnChain } from "../test/agreement.ts";
 import { type ChainStack, startChainStack } from "../test/chainStack.ts";
 import { startTestApp, type TestApp } from "../test/testApp.ts";
-import { createIndexerReader } from "./indexerReader.ts";
 
 /** Real chain, indexer and database: generous on a busy 2-core CI machine. */
 const TIMEOUT = 120_000;

@@ -1,17 +1,17 @@
 /**
  * Assembles the chain side of the API from the configuration: the chain client (contract address
- * from the deployment file), the indexer reader, the relayer worker and the confirmation waiter,
+ * from the deployment file), the indexer reader, the relayer worker and the status waiter,
  * plus their `/ready` checks (optional: when they are down the API is degraded, not down).
  */
 import { pathToFileURL } from "node:url";
 import { getDeployment } from "@collectibles/deploy";
+import { createIndexerReader } from "@collectibles/indexer/reader";
 import type { DatabaseHandle } from "../db/client.ts";
 import type { ChainServices, ReadinessCheck } from "../deps.ts";
 import { type Env, relayerKeyOf } from "../env.ts";
 import type { Logger } from "../logger.ts";
+import { createStatusWaiter } from "../services/statusWaiter.ts";
 import { createChainClient } from "./chainClient.ts";
-import { createConfirmations } from "./confirmations.ts";
-import { createIndexerReader } from "./indexerReader.ts";
 import { Relayer } from "./relayer.ts";
 
 export interface RunningChainServices {
@@ -41,7 +41,7 @@ export function startChainServices(
   const indexer = env.INDEXER_URL
     ? createIndexerReader({ url: env.INDEXER_URL, chainId: env.CHAIN_ID, timeoutMs: 3_000 })
     : undefined;
-  const confirmations = createConfirmations(database.db);
+  const statusWaiter = createStatusWaiter(database.db);
   const relayer = new Relayer({
     database,
     chain: client,
@@ -49,7 +49,7 @@ export function startChainServices(
     logger,
     batchSize: env.RELAYER_BATCH_SIZE,
     maxInFlight: env.RELAYER_MAX_IN_FLIGHT,
-    onChange: () => confirmations.poke(),
+    onChange: () => statusWaiter.statusesChanged(),
   });
   relayer.start();
   const readiness: ReadinessCheck[] = [
@@ -66,11 +66,11 @@ export function startChainServices(
     });
   }
   return {
-    services: { client, poke: () => relayer.poke(), confirmations, indexer },
+    services: { client, wakeRelayer: () => relayer.poke(), statusWaiter, indexer },
     relayer,
     readiness,
     async stop() {
-      confirmations.stop();
+      statusWaiter.stop();
       await relayer.stop();
     },
   };

@@ -15,6 +15,7 @@
  * - Mined rows stay `pending` until the indexer has their block, then become `confirmed`.
  */
 import { uuidToBytes16 } from "@collectibles/contracts";
+import type { IndexerReader } from "@collectibles/indexer/reader";
 import type { Address, Hex } from "viem";
 import {
   type ClaimIntent,
@@ -38,7 +39,6 @@ import {
   type MinedTransaction,
   RevertedError,
 } from "./chainClient.ts";
-import type { IndexerReader } from "./indexerReader.ts";
 
 export interface RelayerOptions {
   database: Pick<DatabaseHandle, "db" | "tryLock">;

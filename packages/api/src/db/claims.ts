@@ -1,10 +1,10 @@
 /** Claim queries, within the caller's organization scope (through the claim's collectible). */
-import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Queryable } from "./client.ts";
 import { countRows, type ListCounts, listKey } from "./listCounts.ts";
-import { type Scope, scopeCondition } from "./organizations.ts";
 import { offsetOf, type PageRequest } from "./pagination.ts";
-import { claims, collectibles, organizations, users } from "./schema.ts";
+import { claims, collectibles, users } from "./schema.ts";
+import { type Scope, visibleCollectible } from "./scope.ts";
 
 export type ClaimRow = typeof claims.$inferSelect;
 export type NewClaim = typeof claims.$inferInsert;
@@ -12,14 +12,6 @@ export type NewClaim = typeof claims.$inferInsert;
 export interface ClaimWithOrganization {
   claim: ClaimRow;
   organizationId: string;
-}
-
-function visible(scope: Scope): SQL | undefined {
-  return and(
-    eq(collectibles.isActive, true),
-    sql`exists (select 1 from ${organizations} where ${organizations.id} = ${collectibles.organizationId} and ${organizations.isActive})`,
-    scopeCondition(scope, collectibles.organizationId),
-  );
 }
 
 export async function findClaim(
@@ -31,7 +23,7 @@ export async function findClaim(
     .select({ claim: claims, organizationId: collectibles.organizationId })
     .from(claims)
     .innerJoin(collectibles, eq(collectibles.id, claims.collectibleId))
-    .where(and(eq(claims.id, id), visible(scope)));
+    .where(and(eq(claims.id, id), visibleCollectible(scope)));
   return row;
 }
 
@@ -56,7 +48,7 @@ export async function listClaims(
   const visibleCollectibles = q
     .select({ id: collectibles.id })
     .from(collectibles)
-    .where(visible(scope));
+    .where(visibleCollectible(scope));
   const where = and(
     inArray(claims.collectibleId, visibleCollectibles),
     filters.holderId === undefined ? undefined : eq(claims.holderId, filters.holderId),

@@ -1,21 +1,13 @@
-/** Collectible queries, within the caller's organization scope (see `organizations.ts`). */
-import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
+/** Collectible queries, within the caller's organization scope (see `scope.ts`). */
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Queryable } from "./client.ts";
 import { countRows, type ListCounts, listKey } from "./listCounts.ts";
-import { type Scope, scopeCondition } from "./organizations.ts";
 import { offsetOf, type PageRequest } from "./pagination.ts";
-import { claims, collectibles, organizations } from "./schema.ts";
+import { claims, collectibles } from "./schema.ts";
+import { type Scope, visibleCollectible } from "./scope.ts";
 
 export type CollectibleRow = typeof collectibles.$inferSelect;
 export type NewCollectible = typeof collectibles.$inferInsert;
-
-function visible(scope: Scope): SQL | undefined {
-  return and(
-    eq(collectibles.isActive, true),
-    sql`exists (select 1 from ${organizations} where ${organizations.id} = ${collectibles.organizationId} and ${organizations.isActive})`,
-    scopeCondition(scope, collectibles.organizationId),
-  );
-}
 
 export async function findCollectible(
   q: Queryable,
@@ -26,7 +18,7 @@ export async function findCollectible(
   const query = q
     .select()
     .from(collectibles)
-    .where(and(eq(collectibles.id, id), visible(scope)));
+    .where(and(eq(collectibles.id, id), visibleCollectible(scope)));
   const [row] = lock ? await query.for(lock) : await query;
   return row;
 }
@@ -45,7 +37,7 @@ export async function listCollectibles(
   counts: ListCounts,
 ): Promise<{ rows: CollectibleRow[]; count: number }> {
   const where = and(
-    visible(scope),
+    visibleCollectible(scope),
     filters.organizationId === undefined
       ? undefined
       : eq(collectibles.organizationId, filters.organizationId),

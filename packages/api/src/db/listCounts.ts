@@ -11,7 +11,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { Queryable } from "./client.ts";
-import type { Scope } from "./organizations.ts";
+import type { Scope } from "./scope.ts";
 
 /** The key of a list's count: which list, whose scope, which filters. */
 export function listKey(list: string, scope: Scope, filters: object): string {

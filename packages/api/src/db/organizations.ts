@@ -1,35 +1,17 @@
 /**
- * Organization queries. Every read takes the caller's scope: a key scoped to an organization sees
- * that organization and its descendants only; everything else reads as absent.
+ * Organization queries. Every read takes the caller's scope (`scope.ts`): what the key may not
+ * see reads as absent.
  */
-import { and, asc, eq, type SQL, sql } from "drizzle-orm";
-import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Queryable } from "./client.ts";
 import { countRows, type ListCounts, listKey } from "./listCounts.ts";
 import { offsetOf, type PageRequest } from "./pagination.ts";
 import { rowsOf } from "./rows.ts";
-import { organizations, users, walletIndexSeq } from "./schema.ts";
+import { organizations, users } from "./schema.ts";
+import { type Scope, visibleOrganization } from "./scope.ts";
 
 export type OrganizationRow = typeof organizations.$inferSelect;
 export type NewOrganization = typeof organizations.$inferInsert;
-
-/** What a request may see: everything (`null`) or one organization's subtree. */
-export interface Scope {
-  organizationId: string | null;
-}
-
-/** Restricts `column` (an organization id) to the scope's subtree; undefined when unscoped. */
-export function scopeCondition(scope: Scope, column: AnyPgColumn): SQL | undefined {
-  if (!scope.organizationId) return undefined;
-  return sql`${column} in (
-    with recursive subtree(id) as (
-      select ${scope.organizationId}::uuid
-      union
-      select child.id from organizations child join subtree on child.parent_id = subtree.id
-    )
-    select id from subtree
-  )`;
-}
 
 /** The active organization `id` if the scope may see it. `lock` takes a row lock (transactions). */
 export async function findOrganization(
@@ -41,13 +23,7 @@ export async function findOrganization(
   const query = q
     .select()
     .from(organizations)
-    .where(
-      and(
-        eq(organizations.id, id),
-        eq(organizations.isActive, true),
-        scopeCondition(scope, organizations.id),
-      ),
-    );
+    .where(and(eq(organizations.id, id), visibleOrganization(scope)));
   const [row] = lock ? await query.for(lock) : await query;
   return row;
 }
@@ -66,8 +42,7 @@ export async function listOrganizations(
   counts: ListCounts,
 ): Promise<{ rows: OrganizationRow[]; count: number }> {
   const where = and(
-    eq(organizations.isActive, true),
-    scopeCondition(scope, organizations.id),
+    visibleOrganization(scope),
     filters.parentId === undefined ? undefined : eq(organizations.parentId, filters.parentId),
     filters.externalId === undefined ? undefined : eq(organizations.externalId, filters.externalId),
     filters.walletAddress === undefined
@@ -127,14 +102,6 @@ export async function organizationContents(
     .from(users)
     .where(and(eq(users.organizationId, id), eq(users.isActive, true)));
   return { organizations: children?.count ?? 0, users: members?.count ?? 0 };
-}
-
-/** A fresh BIP-44 address index for a service wallet. */
-export async function nextWalletIndex(q: Queryable): Promise<number> {
-  const result = await q.execute(sql`select nextval(${walletIndexSeq.seqName}) as index`);
-  const index = Number(rowsOf<{ index: string | number }>(result)[0]?.index);
-  if (!Number.isSafeInteger(index)) throw new Error("wallet index sequence answered nothing");
-  return index;
 }
 
 export async function insertOrganization(

@@ -1,10 +1,11 @@
-/** User queries, always within the caller's organization scope (see `organizations.ts`). */
+/** User queries, always within the caller's organization scope (see `scope.ts`). */
 import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
-import type { Queryable } from "./client.ts";
+import type { Queryable, Transaction } from "./client.ts";
 import { countRows, type ListCounts, listKey } from "./listCounts.ts";
-import { type Scope, scopeCondition } from "./organizations.ts";
 import { offsetOf, type PageRequest } from "./pagination.ts";
 import { organizations, users } from "./schema.ts";
+import { type Scope, visibleOrganization } from "./scope.ts";
+import { nextWalletIndex } from "./walletIndexes.ts";
 
 export type UserRow = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
@@ -14,10 +15,7 @@ export type NewUser = typeof users.$inferInsert;
  * are the few rows: they are chosen first, and users are matched to them.
  */
 function visible(scope: Scope): SQL | undefined {
-  const visibleOrganizations = sql`select ${organizations.id} from ${organizations} where ${and(
-    eq(organizations.isActive, true),
-    scopeCondition(scope, organizations.id),
-  )}`;
+  const visibleOrganizations = sql`select ${organizations.id} from ${organizations} where ${visibleOrganization(scope)}`;
   return and(eq(users.isActive, true), sql`${users.organizationId} in (${visibleOrganizations})`);
 }
 
@@ -103,4 +101,41 @@ export async function deactivateUser(q: Queryable, id: string): Promise<void> {
     .update(users)
     .set({ isActive: false, deletedAt: sql`now()`, updatedAt: sql`now()` })
     .where(eq(users.id, id));
+}
+
+/**
+ * The organization's active user with this email (case-insensitive), created with the wallet at
+ * a fresh index when there is none. A concurrent creation of the same user is found, not
+ * duplicated: losing the race to another insert leaves no error (the transaction stays usable).
+ */
+export async function findOrCreateUserByEmail(
+  tx: Transaction,
+  organizationId: string,
+  email: string,
+  walletAt: (index: number) => string,
+): Promise<UserRow> {
+  const find = async () => {
+    const [row] = await tx
+      .select()
+      .from(users)
+      .where(
+        and(
+          eq(users.organizationId, organizationId),
+          eq(users.isActive, true),
+          sql`lower(${users.email}) = lower(${email})`,
+        ),
+      );
+    return row;
+  };
+  const existing = await find();
+  if (existing) return existing;
+  const walletIndex = await nextWalletIndex(tx);
+  const [created] = await tx
+    .insert(users)
+    .values({ organizationId, email, walletIndex, walletAddress: walletAt(walletIndex) })
+    .onConflictDoNothing()
+    .returning();
+  const user = created ?? (await find());
+  if (!user) throw new Error(`no user ${email} after a conflicting insert`);
+  return user;
 }

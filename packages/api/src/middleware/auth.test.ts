@@ -1,11 +1,13 @@
 import { createHash } from "node:crypto";
+import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
+import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey, KEY_PREFIX, revokeApiKey } from "../db/apiKeys.ts";
 import { apiKeys } from "../db/schema.ts";
 import { createLogger } from "../logger.ts";
 import { startTestApp, type TestApp } from "../test/testApp.ts";
-import { keyFromAuthorization } from "./auth.ts";
+import { authenticate } from "./auth.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -92,14 +94,48 @@ describe("authentication", () => {
   });
 });
 
-describe("keyFromAuthorization", () => {
-  it("reads Basic usernames and Bearer tokens and nothing else", () => {
-    expect(keyFromAuthorization(basic("ck_live_abc"))).toBe("ck_live_abc");
-    expect(keyFromAuthorization(basic("ck_live_abc", "ignored"))).toBe("ck_live_abc");
-    expect(keyFromAuthorization("bearer ck_live_abc")).toBe("ck_live_abc");
-    expect(keyFromAuthorization(basic(""))).toBeUndefined();
-    expect(keyFromAuthorization(undefined)).toBeUndefined();
-    expect(keyFromAuthorization("Token ck_live_abc")).toBeUndefined();
+describe("where the key may come from", () => {
+  it("reads the Basic username (any password) and a Bearer token, and nothing else", async () => {
+    const accepted = [
+      basic(t.adminKey),
+      basic(t.adminKey, "ignored"),
+      `bearer ${t.adminKey}`,
+      `Bearer   ${t.adminKey}  `,
+    ];
+    for (const authorization of accepted) {
+      const res = await t.call("GET", "/users", { key: null, headers: { authorization } });
+      expect(res.status, authorization).toBe(200);
+    }
+    const refused = [basic(""), `Token ${t.adminKey}`, `Basic ${t.adminKey}`, `${t.adminKey}`];
+    for (const authorization of refused) {
+      const res = await t.call("GET", "/users", { key: null, headers: { authorization } });
+      expect(res.status, authorization).toBe(401);
+      expect(res.body.error.code).toBe("unauthorized");
+    }
+  });
+
+  it("leaves no trace of the key on the request once it is checked", async () => {
+    const app = express();
+    app.get("/seen", ...authenticate(t.database.db), (req, res) => {
+      const fields = Object.entries(req).filter(([, value]) => typeof value !== "object");
+      const parsed = (req as { auth?: unknown }).auth ?? null;
+      res.json({ auth: res.locals.auth, parsed, fields: JSON.stringify(fields) });
+    });
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const response = await fetch(`http://127.0.0.1:${port}/seen`, {
+        headers: { authorization: basic(t.adminKey) },
+      });
+      const body = (await response.json()) as { auth: unknown; parsed: unknown; fields: string };
+      expect(body.auth).toEqual({ keyId: expect.any(String), organizationId: null });
+      // The Authorization header stays (it is how the request arrived); no decoded copy does.
+      expect(body.parsed).toBeNull();
+      expect(body.fields).not.toContain(t.adminKey);
+    } finally {
+      server.close();
+    }
   });
 });
 

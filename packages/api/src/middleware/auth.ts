@@ -1,12 +1,19 @@
 /**
- * API key authentication. The key is the Basic username with an empty password
- * (`curl -u KEY: ...`), or a Bearer token. Unknown, malformed and revoked keys all answer the
- * same 401 with `WWW-Authenticate: Basic`.
+ * API key authentication, in three steps:
+ * 1. `Authorization: Bearer KEY`: a small middleware of our own (express-basic-auth reads only
+ *    Basic credentials);
+ * 2. otherwise express-basic-auth: the key is the Basic username with an empty password
+ *    (`curl -u KEY: ...`), looked up by its stored hash; anything else answers 401 with
+ *    `WWW-Authenticate: Basic` and the JSON error body;
+ * 3. the key's scope goes on `res.locals.auth`, and the credentials leave the request object.
+ * Unknown, malformed and revoked keys all answer the same 401.
  */
-import type { NextFunction, Request, Response } from "express";
-import { findActiveApiKey, TOUCH_INTERVAL_MS, touchApiKey } from "../db/apiKeys.ts";
+
+import type { NextFunction, Request, RequestHandler, Response } from "express";
+import basicAuth, { type IBasicAuthedRequest } from "express-basic-auth";
+import { type ApiKeyRow, findActiveApiKey, TOUCH_INTERVAL_MS, touchApiKey } from "../db/apiKeys.ts";
 import type { Database } from "../db/client.ts";
-import type { Scope } from "../db/organizations.ts";
+import type { Scope } from "../db/scope.ts";
 import { UnauthorizedError } from "../errors.ts";
 
 export interface AuthContext extends Scope {
@@ -21,28 +28,53 @@ declare global {
   }
 }
 
-/** The key in an Authorization header, or undefined when there is none that parses. */
-export function keyFromAuthorization(header: string | undefined): string | undefined {
-  if (!header) return undefined;
-  const [scheme, credentials, ...rest] = header.trim().split(/\s+/);
-  if (!scheme || !credentials || rest.length > 0) return undefined;
-  if (/^bearer$/i.test(scheme)) return credentials;
-  if (!/^basic$/i.test(scheme)) return undefined;
-  const decoded = Buffer.from(credentials, "base64").toString("utf8");
-  const colon = decoded.indexOf(":");
-  const username = colon < 0 ? decoded : decoded.slice(0, colon);
-  return username || undefined;
-}
-
 /** Longest key worth hashing; anything longer is not one of ours. */
 const MAX_KEY_LENGTH = 200;
+const BEARER = /^bearer(?:\s+(\S+))?\s*$/i;
 
-export function authenticate(db: Database) {
-  return async (req: Request, res: Response, next: NextFunction) => {
-    const key = keyFromAuthorization(req.get("authorization"));
-    if (!key || key.length > MAX_KEY_LENGTH) throw new UnauthorizedError();
-    const row = await findActiveApiKey(db, key);
-    if (!row) throw new UnauthorizedError("The API key is unknown or revoked");
+const noKey = () => new UnauthorizedError();
+const unknownKey = () => new UnauthorizedError("The API key is unknown or revoked");
+
+export function authenticate(db: Database): RequestHandler[] {
+  const verified = new WeakMap<Request, ApiKeyRow>();
+  const lookUp = async (key: string) =>
+    key && key.length <= MAX_KEY_LENGTH ? findActiveApiKey(db, key) : undefined;
+
+  const bearer: RequestHandler = async (req, _res, next) => {
+    const match = BEARER.exec(req.get("authorization") ?? "");
+    if (!match) return next();
+    const row = match[1] ? await lookUp(match[1]) : undefined;
+    if (!row) throw match[1] ? unknownKey() : noKey();
+    verified.set(req, row);
+    next();
+  };
+
+  const basic: RequestHandler = (req, res, next) => {
+    if (verified.has(req)) return next();
+    // Built per request so the authorizer can keep what it found for this request, and hand a
+    // failed lookup (the database is down) to the error handler rather than answer 401.
+    basicAuth({
+      authorizeAsync: true,
+      challenge: true,
+      realm: "collectibles",
+      authorizer: (username, _password, done) => {
+        lookUp(username).then((row) => {
+          if (row) verified.set(req, row);
+          done(null, row !== undefined);
+        }, next);
+      },
+      unauthorizedResponse: (authed: IBasicAuthedRequest) => {
+        const error = authed.auth?.user ? unknownKey() : noKey();
+        forgetCredentials(authed);
+        return { error: { code: error.code, message: error.message } };
+      },
+    })(req, res, next);
+  };
+
+  const attachScope = async (req: Request, res: Response, next: NextFunction) => {
+    forgetCredentials(req);
+    const row = verified.get(req);
+    if (!row) throw noKey();
     res.locals.auth = { keyId: row.id, organizationId: row.organizationId };
     // The row says when use was last recorded: no write, and no round trip, within the minute.
     if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() >= TOUCH_INTERVAL_MS) {
@@ -50,6 +82,13 @@ export function authenticate(db: Database) {
     }
     next();
   };
+
+  return [bearer, basic, attachScope];
+}
+
+/** express-basic-auth leaves the clear key on `req.auth`; it must not outlive authentication. */
+function forgetCredentials(req: Request): void {
+  delete (req as Partial<IBasicAuthedRequest>).auth;
 }
 
 export function authOf(res: Response): AuthContext {

@@ -4,38 +4,29 @@
  * as a bare 500, so no stack trace, SQL or key material ever reaches a client.
  */
 import type { ErrorRequestHandler, RequestHandler } from "express";
+import { routeNotFound } from "../errorCatalogue.ts";
 import {
-  BaseError,
-  ConflictError,
-  NotFoundError,
+  ApiError,
+  MethodNotAllowedError,
   PayloadTooLargeError,
   RateLimitedError,
-  ServiceUnavailableError,
   UnauthorizedError,
-  UnprocessableError,
   UnsupportedMediaTypeError,
   ValidationError,
 } from "../errors.ts";
 
-const STATUS_BY_CLASS: [new (...args: never[]) => BaseError, number][] = [
-  [ValidationError, 400],
-  [UnauthorizedError, 401],
-  [NotFoundError, 404],
-  [ConflictError, 409],
-  [PayloadTooLargeError, 413],
-  [UnsupportedMediaTypeError, 415],
-  [UnprocessableError, 422],
-  [RateLimitedError, 429],
-  [ServiceUnavailableError, 503],
-];
-
-export function statusOf(error: BaseError): number {
-  return STATUS_BY_CLASS.find(([type]) => error instanceof type)?.[1] ?? 500;
-}
-
-/** Errors raised by Express's own body parser (they carry `type` and `status`). */
-function fromBodyParser(error: unknown): BaseError | undefined {
-  if (!error || typeof error !== "object" || !("type" in error)) return undefined;
+/** Errors Express raises itself: its body parser's (they carry `type`), and its router's. */
+function fromFramework(error: unknown): ApiError | undefined {
+  if (!error || typeof error !== "object") return undefined;
+  // The router cannot percent-decode a path parameter (`/claims/%E0%A4%A`).
+  if (error instanceof URIError || (error as { status?: unknown }).status === 400) {
+    if (!("type" in error)) {
+      return new ValidationError("The path is not valid percent-encoded UTF-8", [
+        { field: "path", code: "invalid_path", message: "malformed percent-encoding" },
+      ]);
+    }
+  }
+  if (!("type" in error)) return undefined;
   const { type, limit } = error as { type: unknown; limit?: unknown };
   switch (type) {
     case "entity.too.large":
@@ -56,7 +47,7 @@ function fromBodyParser(error: unknown): BaseError | undefined {
 }
 
 export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
-  const known = error instanceof BaseError ? error : fromBodyParser(error);
+  const known = error instanceof ApiError ? error : fromFramework(error);
   if (res.headersSent) {
     req.log?.error({ err: error }, "error after the response started");
     res.destroy();
@@ -67,11 +58,12 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
     res.status(500).json({ error: { code: "internal_error", message: "Internal server error" } });
     return;
   }
-  const status = statusOf(known);
+  const { status } = known;
   if (known instanceof UnauthorizedError) {
     res.set("WWW-Authenticate", 'Basic realm="collectibles", charset="UTF-8"');
   }
   if (known instanceof RateLimitedError) res.set("Retry-After", String(known.retryAfterSeconds));
+  if (known instanceof MethodNotAllowedError) res.set("Allow", known.allow.join(", "));
   if (status >= 500) req.log?.error({ err: error }, known.message);
   res.status(status).json({
     error: {
@@ -83,5 +75,5 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
 };
 
 export const notFoundHandler: RequestHandler = (req) => {
-  throw new NotFoundError("route_not_found", `No route ${req.method} ${req.path}`);
+  throw routeNotFound(req.method, req.path);
 };

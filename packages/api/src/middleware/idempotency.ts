@@ -7,11 +7,17 @@
  * Mounted after the body parser, since the request's fingerprint includes its parsed body.
  */
 import { createHash } from "node:crypto";
-import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Request, RequestHandler } from "express";
-import { idempotencyKeys } from "../db/schema.ts";
+import {
+  claimIdempotencyKey,
+  findIdempotencyRecord,
+  releaseIdempotencyKey,
+  storeIdempotentAnswer,
+  takeOverStaleIdempotencyKey,
+} from "../db/idempotencyKeys.ts";
 import type { AppDeps } from "../deps.ts";
-import { ConflictError, UnprocessableError, ValidationError } from "../errors.ts";
+import { idempotencyKeyInUse, idempotencyKeyReused } from "../errorCatalogue.ts";
+import { ValidationError } from "../errors.ts";
 import { authOf } from "./auth.ts";
 
 /** A first request that has not answered after this long is taken over by a retry. */
@@ -61,25 +67,13 @@ export function idempotency(deps: Pick<AppDeps, "db" | "config">): RequestHandle
     }
     const apiKeyId = authOf(res).keyId;
     const requestHash = fingerprint(req);
-    const where = and(eq(idempotencyKeys.apiKeyId, apiKeyId), eq(idempotencyKeys.key, key));
     const deadline = Date.now() + waitMs;
 
     for (;;) {
-      const inserted = await db
-        .insert(idempotencyKeys)
-        .values({ apiKeyId, key, requestHash })
-        .onConflictDoNothing()
-        .returning({ key: idempotencyKeys.key });
-      if (inserted.length > 0) break; // This request executes.
-      const [row] = await db.select().from(idempotencyKeys).where(where);
+      if (await claimIdempotencyKey(db, apiKeyId, key, requestHash)) break; // This one executes.
+      const row = await findIdempotencyRecord(db, apiKeyId, key);
       if (!row) continue; // The first one failed with a 5xx and let go: try to take its place.
-      if (row.requestHash !== requestHash) {
-        throw new UnprocessableError(
-          "idempotency_key_reused",
-          "Idempotency-Key: this key was used for a different request; use a new key",
-          [{ field: "Idempotency-Key", code: "reused", message: "used for another request" }],
-        );
-      }
+      if (row.requestHash !== requestHash) throw idempotencyKeyReused();
       if (row.responseStatus !== null) {
         res.set("Idempotent-Replayed", "true");
         if (row.responseLocation) res.location(row.responseLocation);
@@ -87,24 +81,8 @@ export function idempotency(deps: Pick<AppDeps, "db" | "config">): RequestHandle
         return;
       }
       // Still running elsewhere; a first request whose process died is taken over.
-      const takenOver = await db
-        .update(idempotencyKeys)
-        .set({ lockedAt: sql`now()` })
-        .where(
-          and(
-            where,
-            isNull(idempotencyKeys.responseStatus),
-            sql`${idempotencyKeys.lockedAt} < now() - make_interval(secs => ${STALE_AFTER_SECONDS})`,
-          ),
-        )
-        .returning({ key: idempotencyKeys.key });
-      if (takenOver.length > 0) break;
-      if (Date.now() > deadline) {
-        throw new ConflictError(
-          "idempotency_key_in_use",
-          "A request with this Idempotency-Key is still being answered; retry later",
-        );
-      }
+      if (await takeOverStaleIdempotencyKey(db, apiKeyId, key, STALE_AFTER_SECONDS)) break;
+      if (Date.now() > deadline) throw idempotencyKeyInUse();
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
 
@@ -114,15 +92,12 @@ export function idempotency(deps: Pick<AppDeps, "db" | "config">): RequestHandle
       // Remembered before the answer leaves, so a retry right after it finds it.
       const remember =
         status < 500
-          ? db
-              .update(idempotencyKeys)
-              .set({
-                responseStatus: status,
-                responseBody: body ?? null,
-                responseLocation: res.get("location") ?? null,
-              })
-              .where(where)
-          : db.delete(idempotencyKeys).where(where);
+          ? storeIdempotentAnswer(db, apiKeyId, key, {
+              status,
+              body,
+              location: res.get("location") ?? null,
+            })
+          : releaseIdempotencyKey(db, apiKeyId, key);
       remember.then(
         () => json(body),
         () => json(body),

@@ -4,6 +4,7 @@
  */
 import type { z } from "zod";
 import { type ErrorDetail, ValidationError } from "../errors.ts";
+import type { BodySpec } from "../http/endpoint.ts";
 
 export type InputLocation = "body" | "query" | "path";
 
@@ -13,20 +14,24 @@ const LOCATION_NAMES: Record<InputLocation, string> = {
   path: "path parameters",
 };
 
+/** A body: a JSON object, without read-only fields, valid against the declared schema. */
+export function parseBody<B extends BodySpec>(spec: B, value: unknown): z.output<B["schema"]> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new ValidationError("Invalid request body: body: must be a JSON object", [
+      { field: "body", code: "invalid_type", message: "must be a JSON object" },
+    ]);
+  }
+  if (spec.readOnly) rejectFields(value, spec.readOnly);
+  return parseInput(spec.schema, value, "body") as z.output<B["schema"]>;
+}
+
 export function parseInput<T extends z.ZodType>(
   schema: T,
   value: unknown,
   location: InputLocation,
 ): z.output<T> {
-  if (
-    location === "body" &&
-    (value === null || typeof value !== "object" || Array.isArray(value))
-  ) {
-    throw new ValidationError("Invalid request body: body: must be a JSON object", [
-      { field: "body", code: "invalid_type", message: "must be a JSON object" },
-    ]);
-  }
-  const nul = pathOfNul(value, []);
+  // Text reaches the database from bodies and query filters; path values are matched exactly.
+  const nul = location === "path" ? undefined : pathOfNul(value);
   if (nul) {
     const field = nul.join(".") || location;
     const message = "must not contain the NUL character (U+0000)";
@@ -46,10 +51,12 @@ export function parseInput<T extends z.ZodType>(
     }
     const field = issue.path.map(String).join(".") || (location === "body" ? "body" : location);
     const missing = issue.code === "invalid_type" && valueAt(value, issue.path) === undefined;
+    // A rule across fields names its own code (`params: { code }` of a refinement).
+    const custom = issue.code === "custom" ? (issue.params?.code as string | undefined) : undefined;
     return [
       {
         field,
-        code: missing ? "required" : issue.code,
+        code: missing ? "required" : (custom ?? issue.code),
         message: missing ? "is required" : issue.message,
       },
     ];
@@ -58,14 +65,36 @@ export function parseInput<T extends z.ZodType>(
   throw new ValidationError(`Invalid ${LOCATION_NAMES[location]}: ${summary}`, details);
 }
 
-/** Where the first text holding U+0000 is: PostgreSQL cannot store it in a text column. */
-function pathOfNul(value: unknown, path: string[]): string[] | undefined {
-  if (typeof value === "string") return value.includes("\u0000") ? path : undefined;
-  if (value === null || typeof value !== "object") return undefined;
-  for (const [key, item] of Object.entries(value)) {
-    if (key.includes("\u0000")) return [...path, key];
-    const found = pathOfNul(item, [...path, key]);
-    if (found) return found;
+/**
+ * Where the first text holding U+0000 is (PostgreSQL cannot store it in a text column). Walks
+ * the value with an explicit stack, each node once, and builds the path only for a hit: no
+ * recursion over request data and no work per level of nesting.
+ */
+function pathOfNul(value: unknown): string[] | undefined {
+  interface Node {
+    value: unknown;
+    key?: string;
+    parent?: Node;
+  }
+  const pathTo = (node: Node | undefined, last?: string): string[] => {
+    const path = last === undefined ? [] : [last];
+    for (let n = node; n?.key !== undefined; n = n.parent) path.push(n.key);
+    return path.reverse();
+  };
+  const stack: Node[] = [{ value }];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    const current = node.value;
+    if (typeof current === "string") {
+      if (current.includes("\u0000")) return pathTo(node);
+    } else if (current !== null && typeof current === "object") {
+      const keys = Object.keys(current);
+      // Pushed in reverse so the first field is looked at first.
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i] as string;
+        if (key.includes("\u0000")) return pathTo(node, key);
+        stack.push({ value: (current as Record<string, unknown>)[key], key, parent: node });
+      }
+    }
   }
   return undefined;
 }
@@ -83,8 +112,7 @@ function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
  * Fields a client may not send, with the reason (`wallet_address` of an organization is assigned
  * by the service). Checked before the schema so the answer says why, not just "unknown field".
  */
-export function rejectFields(body: unknown, reasons: Record<string, string>): void {
-  if (!body || typeof body !== "object") return;
+function rejectFields(body: object, reasons: Readonly<Record<string, string>>): void {
   const details: ErrorDetail[] = Object.keys(reasons)
     .filter((field) => Object.hasOwn(body, field))
     .map((field) => ({ field, code: "not_writable", message: reasons[field] ?? "cannot be set" }));

@@ -1,11 +1,10 @@
 /**
- * GET /openapi.json and the Swagger UI page at /docs, served from the local swagger-ui-dist
- * package: no CDN, works offline.
+ * The Swagger UI page at /docs, served from the local swagger-ui-dist package: no CDN, works
+ * offline. It reads the document at /openapi.json (an endpoint of its own).
  */
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Router } from "express";
-import { buildOpenApiDocument } from "../openapi/document.ts";
 
 const swaggerUiDir = path.dirname(
   createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"),
@@ -46,10 +45,6 @@ const INIT = `window.ui = SwaggerUIBundle({
 
 export function docsRouter(): Router {
   const router = Router();
-  const document = buildOpenApiDocument();
-  router.get("/openapi.json", (_req, res) => {
-    res.json(document);
-  });
   router.get(["/docs", "/docs/"], (_req, res) => {
     res.set(
       "Content-Security-Policy",

@@ -4,9 +4,9 @@
  * same editions, and the contract holds exactly one token per claim and nothing more.
  */
 import { collectiblesAbi, tokenIdOf, uuidToBytes16 } from "@collectibles/contracts";
+import { createIndexerReader } from "@collectibles/indexer/reader";
 import { type Address, erc1155Abi } from "viem";
 import { expect } from "vitest";
-import { createIndexerReader } from "../chain/indexerReader.ts";
 import type { ChainStack } from "./chainStack.ts";
 import { until } from "./faults.ts";
 

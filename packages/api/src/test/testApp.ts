@@ -43,6 +43,8 @@ export interface TestServer {
 }
 
 export interface TestApp extends TestServer {
+  /** What answers so far did that the OpenAPI document does not describe. */
+  undocumentedAnswers: readonly string[];
   database: TestDatabase;
   wallets: Wallets;
   storageDir: string;
@@ -67,6 +69,7 @@ async function listen(
   storageDir: string,
   { env: overrides = {}, readiness, logger }: ServerOptions,
   defaultKey: () => string,
+  undocumentedAnswers: string[],
 ): Promise<TestServer> {
   const env = parseEnv({ NODE_ENV: "test", LOG_LEVEL: "silent", ...overrides });
   const log = logger ?? createLogger({ level: env.LOG_LEVEL });
@@ -74,6 +77,7 @@ async function listen(
     ? startChainServices(env, database, log)
     : undefined;
   const app = createApp({
+    auditResponse: (problems) => undocumentedAnswers.push(...problems),
     config: env,
     db: database.db,
     logger: log,
@@ -129,13 +133,23 @@ export async function startTestApp(options: ServerOptions = {}): Promise<TestApp
   const storageDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-images-"));
   const { key: adminKey } = await createApiKey(database.db, { name: "test admin" });
   const siblings: TestServer[] = [];
-  const main = await listen(database, wallets, storageDir, options, () => adminKey);
+  // What answers did that the OpenAPI document does not describe, across this app's servers.
+  const undocumentedAnswers: string[] = [];
+  const main = await listen(
+    database,
+    wallets,
+    storageDir,
+    options,
+    () => adminKey,
+    undocumentedAnswers,
+  );
   return {
     ...main,
     database,
     wallets,
     storageDir,
     adminKey,
+    undocumentedAnswers,
     async createKey(organizationId) {
       const { key } = await createApiKey(database.db, {
         name: "test key",
@@ -144,7 +158,14 @@ export async function startTestApp(options: ServerOptions = {}): Promise<TestApp
       return key;
     },
     async startSibling(siblingOptions = {}) {
-      const sibling = await listen(database, wallets, storageDir, siblingOptions, () => adminKey);
+      const sibling = await listen(
+        database,
+        wallets,
+        storageDir,
+        siblingOptions,
+        () => adminKey,
+        undocumentedAnswers,
+      );
       siblings.push(sibling);
       return sibling;
     },
@@ -153,6 +174,11 @@ export async function startTestApp(options: ServerOptions = {}): Promise<TestApp
       await main.close();
       await database.close();
       fs.rmSync(storageDir, { recursive: true, force: true });
+      // Every answer of every test is held against the OpenAPI document.
+      if (undocumentedAnswers.length > 0) {
+        const problems = [...new Set(undocumentedAnswers)].join("\n");
+        throw new Error(`Answers the OpenAPI document does not describe:\n${problems}`);
+      }
     },
   };
 }

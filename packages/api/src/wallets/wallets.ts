@@ -5,9 +5,9 @@
  * The mnemonic lives only in this module's closure: it is not a property of any object, so it
  * cannot be serialised into a response, a log line or an error.
  */
-import { pbkdf2Sync } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { mnemonicToSeedSync } from "@scure/bip39";
 import { type Address, toHex } from "viem";
 import { english, generateMnemonic, HDKey, privateKeyToAccount } from "viem/accounts";
 
@@ -20,7 +20,7 @@ export interface Wallets {
 
 export function createWallets(mnemonic: string): Wallets {
   // Seed stretching (PBKDF2, 2048 rounds) happens once; each address is then a cheap derivation.
-  const accountNode = HDKey.fromMasterSeed(mnemonicToSeed(mnemonic)).derive("m/44'/60'/0'/0");
+  const accountNode = HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic)).derive("m/44'/60'/0'/0");
   const cache = new Map<number, Address>();
   const addressAt = (index: number): Address => {
     if (!Number.isInteger(index) || index < 0 || index >= 2 ** 31) {
@@ -37,11 +37,6 @@ export function createWallets(mnemonic: string): Wallets {
     return address;
   };
   return { addressAt, fingerprint: addressAt(0) };
-}
-
-/** BIP-39 seed: PBKDF2-HMAC-SHA512 of the NFKD phrase, salt "mnemonic", 2048 rounds, 64 bytes. */
-function mnemonicToSeed(mnemonic: string): Uint8Array {
-  return pbkdf2Sync(mnemonic.normalize("NFKD"), "mnemonic", 2048, 64, "sha512");
 }
 
 /**

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../test/testApp.ts";
-import { dataEnvelope, listEnvelope } from "./shared.ts";
-import { User } from "./users.ts";
+import { dataEnvelope, listEnvelope } from "../../schemas/common.ts";
+import { User } from "../../schemas/users.ts";
+import { startTestApp, type TestApp } from "../../test/testApp.ts";
 
 let t: TestApp;
 let org: { id: string };

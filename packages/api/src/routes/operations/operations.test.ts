@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../test/testApp.ts";
-import { Readiness } from "./health.ts";
+import { Readiness } from "../../schemas/operations.ts";
+import { startTestApp, type TestApp } from "../../test/testApp.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -78,6 +78,7 @@ describe("documentation", () => {
       "/collectibles/{id}",
       "/health",
       "/images/{id}/{file}",
+      "/openapi.json",
       "/organizations",
       "/organizations/{id}",
       "/ready",

@@ -1,15 +1,15 @@
 /**
- * Waiting for a pending collectible or claim to become final, for POST's bounded wait.
+ * POST's bounded wait for a pending collectible or claim to become final (confirmed or failed).
  *
  * One loop serves every waiting request: it reads the statuses of all waited-for rows in one
- * query per table, whenever the relayer reports a change (same process) and at least every
+ * query per kind, whenever the relayer says statuses changed (same process) and at least every
  * `pollMs` (a relayer in another process).
  */
-import { inArray } from "drizzle-orm";
 import type { Queryable } from "../db/client.ts";
-import { type ChainStatus, claims, collectibles } from "../db/schema.ts";
+import { type IntentKind, statusesOf } from "../db/intentStatuses.ts";
+import type { ChainStatus } from "../db/schema.ts";
 
-export type IntentKind = "collectible" | "claim";
+export type { IntentKind } from "../db/intentStatuses.ts";
 
 interface Waiter {
   kind: IntentKind;
@@ -17,15 +17,15 @@ interface Waiter {
   resolve(status: ChainStatus): void;
 }
 
-export interface Confirmations {
+export interface StatusWaiter {
   /** Resolves with the row's status once final, or `pending` after `timeoutMs`. */
-  waitFor(kind: IntentKind, id: string, timeoutMs: number): Promise<ChainStatus>;
-  /** Rows changed: look now. */
-  poke(): void;
+  waitForFinal(kind: IntentKind, id: string, timeoutMs: number): Promise<ChainStatus>;
+  /** Statuses changed: look now instead of at the next poll. */
+  statusesChanged(): void;
   stop(): void;
 }
 
-export function createConfirmations(db: Queryable, { pollMs = 250 } = {}): Confirmations {
+export function createStatusWaiter(db: Queryable, { pollMs = 250 } = {}): StatusWaiter {
   const waiters = new Set<Waiter>();
   let looping = false;
   let stopped = false;
@@ -34,28 +34,16 @@ export function createConfirmations(db: Queryable, { pollMs = 250 } = {}): Confi
   let dirty = false;
 
   async function check(): Promise<void> {
-    const byKind = { collectible: new Set<string>(), claim: new Set<string>() };
-    for (const w of waiters) byKind[w.kind].add(w.id);
-    const statuses = new Map<string, ChainStatus>();
-    const tables = [
-      ["collectible", collectibles],
-      ["claim", claims],
-    ] as const;
-    for (const [kind, table] of tables) {
-      const ids = [...byKind[kind]];
-      for (let i = 0; i < ids.length; i += 1000) {
-        const rows = await db
-          .select({ id: table.id, status: table.status })
-          .from(table)
-          .where(inArray(table.id, ids.slice(i, i + 1000)));
-        for (const row of rows) statuses.set(`${kind}:${row.id}`, row.status);
-      }
-    }
-    for (const w of waiters) {
-      const status = statuses.get(`${w.kind}:${w.id}`);
-      if (status && status !== "pending") {
-        waiters.delete(w);
-        w.resolve(status);
+    for (const kind of ["collectible", "claim"] as const) {
+      const ids = [...waiters].filter((w) => w.kind === kind).map((w) => w.id);
+      if (ids.length === 0) continue;
+      const statuses = await statusesOf(db, kind, [...new Set(ids)]);
+      for (const w of waiters) {
+        const status = w.kind === kind ? statuses.get(w.id) : undefined;
+        if (status && status !== "pending") {
+          waiters.delete(w);
+          w.resolve(status);
+        }
       }
     }
   }
@@ -87,7 +75,7 @@ export function createConfirmations(db: Queryable, { pollMs = 250 } = {}): Confi
   }
 
   return {
-    waitFor(kind, id, timeoutMs) {
+    waitForFinal(kind, id, timeoutMs) {
       if (timeoutMs <= 0 || stopped) return Promise.resolve("pending");
       return new Promise((resolve) => {
         const waiter: Waiter = {
@@ -107,7 +95,7 @@ export function createConfirmations(db: Queryable, { pollMs = 250 } = {}): Confi
         else wake?.();
       });
     },
-    poke() {
+    statusesChanged() {
       dirty = true;
       wake?.();
     },

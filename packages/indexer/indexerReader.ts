@@ -2,22 +2,14 @@
  * Reads the indexer's tables (what the chain says about collectibles and claims) from the Ponder
  * process over its SQL-over-HTTP route with `@ponder/client`: one way that works the same whether
  * the indexer runs on PGlite or PostgreSQL. The queries are typed by the indexer's own schema;
- * schema and client both come from `@collectibles/indexer/client` so they share one drizzle-orm.
+ * schema and client both come from this package (`client.ts`) so they share one drizzle-orm.
  *
  * "Is block N indexed?" is `isIndexed(N)`: Ponder's `/status` reports, per chain, the last block
  * whose events are all in the tables.
  */
-import {
-  asc,
-  claim,
-  collectible,
-  count,
-  createClient,
-  eq,
-  inArray,
-  schema,
-} from "@collectibles/indexer/client";
+
 import type { Address } from "viem";
+import { asc, claim, collectible, count, createClient, eq, inArray, schema } from "./client.ts";
 
 /** A collectible as the chain created it, with its claimed and available counts. */
 export type IndexedCollectible = typeof collectible.$inferSelect;

@@ -1,7 +1,5 @@
 /** Schemas every resource shares: ids, pagination, envelopes, errors, images. */
-import type { Request } from "express";
-import type { PageRequest } from "../db/pagination.ts";
-import { z } from "../openapi/zod.ts";
+import { z } from "./zod.ts";
 
 export const MAX_LIMIT = 100;
 export const DEFAULT_LIMIT = 20;
@@ -35,10 +33,6 @@ export const PageQuery = {
   page: queryInt("page", 1, 2_147_483_647, 1),
   limit: queryInt("limit", 1, MAX_LIMIT, DEFAULT_LIMIT),
 };
-
-export function pageOf(query: { page: number; limit: number }): PageRequest {
-  return { page: query.page, limit: query.limit };
-}
 
 /** An optional exact-match filter in the query string. */
 export const filterParam = <T extends z.ZodType>(name: string, schema: T, description: string) =>
@@ -119,34 +113,6 @@ export const listEnvelope = <T extends z.ZodType>(item: T) =>
     }),
     data: z.array(item),
   });
-
-/** Responses every authenticated endpoint may give, for the OpenAPI document. */
-export const errorResponses = (...statuses: number[]) =>
-  Object.fromEntries(
-    statuses.map((status) => [
-      status,
-      {
-        description: ERROR_DESCRIPTIONS[status] ?? "Error",
-        content: { "application/json": { schema: ErrorResponse } },
-      },
-    ]),
-  );
-
-const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: "Invalid input; details name each field",
-  401: "No API key, or an unknown or revoked one",
-  404: "No such object (or outside the key's organization)",
-  409: "Conflicts with existing data",
-  413: "Body or image too large",
-  415: "Content type not accepted",
-  422: "Well-formed but impossible",
-  429: "Rate limit exceeded; see Retry-After",
-};
-
-/** Base URL for links in responses: PUBLIC_URL when configured, else this request's host. */
-export function baseUrlOf(req: Request, publicUrl: string | undefined): string {
-  return publicUrl ?? `${req.protocol}://${req.get("host") ?? "localhost"}`;
-}
 
 /** The `Idempotency-Key` header every POST accepts (see `middleware/idempotency.ts`). */
 export const IdempotencyHeaders = z.object({

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../test/testApp.ts";
-import { Organization } from "./organizations.ts";
-import { dataEnvelope, listEnvelope } from "./shared.ts";
+import { dataEnvelope, listEnvelope } from "../../schemas/common.ts";
+import { Organization } from "../../schemas/organizations.ts";
+import { startTestApp, type TestApp } from "../../test/testApp.ts";
 
 let t: TestApp;
 beforeAll(async () => {

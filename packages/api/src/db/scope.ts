@@ -1,0 +1,40 @@
+/**
+ * The tenancy rule: a key scoped to an organization sees that organization and its descendants
+ * only; an unscoped key sees everything. Every query module builds its visibility from here, so
+ * the rule is written once.
+ */
+import { and, eq, type SQL, sql } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { collectibles, organizations } from "./schema.ts";
+
+/** What a request may see: everything (`null`) or one organization's subtree. */
+export interface Scope {
+  organizationId: string | null;
+}
+
+/** Restricts `column` (an organization id) to the scope's subtree; undefined when unscoped. */
+export function scopeCondition(scope: Scope, column: AnyPgColumn): SQL | undefined {
+  if (!scope.organizationId) return undefined;
+  return sql`${column} in (
+    with recursive subtree(id) as (
+      select ${scope.organizationId}::uuid
+      union
+      select child.id from organizations child join subtree on child.parent_id = subtree.id
+    )
+    select id from subtree
+  )`;
+}
+
+/** Active organizations inside the scope. */
+export function visibleOrganization(scope: Scope): SQL | undefined {
+  return and(eq(organizations.isActive, true), scopeCondition(scope, organizations.id));
+}
+
+/** Active collectibles of an active organization inside the scope (claims are seen through them). */
+export function visibleCollectible(scope: Scope): SQL | undefined {
+  return and(
+    eq(collectibles.isActive, true),
+    sql`exists (select 1 from ${organizations} where ${organizations.id} = ${collectibles.organizationId} and ${organizations.isActive})`,
+    scopeCondition(scope, collectibles.organizationId),
+  );
+}

@@ -1,0 +1,168 @@
+/**
+ * Every not-found, conflict and refusal the API answers, in one place: codes and messages stay
+ * the same wherever the rule is checked, and a reader finds all of them here.
+ */
+import { uniqueViolation } from "./db/pgError.ts";
+import {
+  ConflictError,
+  type ErrorDetail,
+  NotFoundError,
+  ServiceUnavailableError,
+  UnprocessableError,
+} from "./errors.ts";
+
+type Kind = "organization" | "user" | "collectible" | "claim";
+
+/**
+ * No `kind` with this id (or none the key may see). With `field`, the id came from that body
+ * field; `scope` says where it was looked for ("in the organization").
+ */
+export function notFound(kind: Kind, id: string, field?: string, scope?: string): NotFoundError {
+  const where = scope ? ` ${scope}` : "";
+  if (!field) return new NotFoundError(`${kind}_not_found`, `No ${kind} ${id}`);
+  return new NotFoundError(`${kind}_not_found`, `${field}: no ${kind} ${id}${where}`, [
+    { field, code: "not_found", message: `no such ${kind}${where}` },
+  ]);
+}
+
+export function parentNotFound(id: string): NotFoundError {
+  return new NotFoundError("parent_not_found", `parent_id: no organization ${id}`, [
+    { field: "parent_id", code: "not_found", message: "no such organization" },
+  ]);
+}
+
+export function imageNotFound(): NotFoundError {
+  return new NotFoundError("image_not_found", "No such image");
+}
+
+export function routeNotFound(method: string, path: string): NotFoundError {
+  return new NotFoundError("route_not_found", `No route ${method} ${path}`);
+}
+
+export function soldOut(total: number): ConflictError {
+  return new ConflictError("sold_out", `The collectible is sold out (all ${total} claimed)`, [
+    { field: "collectible_id", code: "sold_out", message: "no edition left" },
+  ]);
+}
+
+export function alreadyClaimed(): ConflictError {
+  return new ConflictError("already_claimed", "This holder has already claimed the collectible", [
+    { field: "holder_id", code: "already_claimed", message: "claimed before" },
+  ]);
+}
+
+export function organizationNotEmpty(
+  id: string,
+  contents: { organizations: number; users: number },
+): ConflictError {
+  return new ConflictError(
+    "organization_not_empty",
+    `Organization ${id} still has ${contents.organizations} active sub-organizations and ` +
+      `${contents.users} active users; delete or move them first`,
+    [{ message: "not empty", ...contents }],
+  );
+}
+
+export function parentRequired(): UnprocessableError {
+  return new UnprocessableError(
+    "parent_required",
+    "parent_id: a key scoped to an organization can only place organizations inside its scope",
+    [{ field: "parent_id", code: "parent_required", message: "required for a scoped key" }],
+  );
+}
+
+export function parentCycle(): UnprocessableError {
+  return new UnprocessableError(
+    "parent_cycle",
+    "parent_id: the organization would become its own ancestor",
+    [{ field: "parent_id", code: "parent_cycle", message: "would make a cycle" }],
+  );
+}
+
+export function collectibleFailed(): UnprocessableError {
+  return new UnprocessableError(
+    "collectible_failed",
+    "collectible_id: the collectible could not be created on-chain",
+    [{ field: "collectible_id", code: "collectible_failed", message: "creation failed" }],
+  );
+}
+
+export function claimFailed(claimId: string, reason: string): UnprocessableError {
+  return new UnprocessableError("claim_failed", `The chain refused claim ${claimId}: ${reason}`, [
+    { field: "holder_id", code: "claim_failed", message: reason, claim_id: claimId },
+  ]);
+}
+
+export function idempotencyKeyReused(): UnprocessableError {
+  return new UnprocessableError(
+    "idempotency_key_reused",
+    "Idempotency-Key: this key was used for a different request; use a new key",
+    [{ field: "Idempotency-Key", code: "reused", message: "used for another request" }],
+  );
+}
+
+export function idempotencyKeyInUse(): ConflictError {
+  return new ConflictError(
+    "idempotency_key_in_use",
+    "A request with this Idempotency-Key is still being answered; retry later",
+  );
+}
+
+export function chainNotConfigured(): ServiceUnavailableError {
+  return new ServiceUnavailableError(
+    "chain_not_configured",
+    "This API runs without a chain (RPC_URL is not set): collectibles and claims cannot be created",
+  );
+}
+
+/** What each unique index protects, as the 409 a client understands. */
+const UNIQUE_CONFLICTS: Record<
+  string,
+  Required<Pick<ErrorDetail, "code" | "field">> & ErrorDetail
+> = {
+  organizations_parent_external_id_unique: {
+    code: "duplicate_external_id",
+    field: "external_id",
+    message: "another active organization with the same parent has this external_id",
+  },
+  users_organization_email_unique: {
+    code: "duplicate_email",
+    field: "email",
+    message: "another active user of the organization has this email (case-insensitive)",
+  },
+  users_organization_external_id_unique: {
+    code: "duplicate_external_id",
+    field: "external_id",
+    message: "another active user of the organization has this external_id",
+  },
+  users_organization_wallet_unique: {
+    code: "duplicate_wallet_address",
+    field: "wallet_address",
+    message: "another active user of the organization has this wallet_address",
+  },
+  collectibles_organization_external_id_unique: {
+    code: "duplicate_external_id",
+    field: "external_id",
+    message: "another collectible of the organization has this external_id",
+  },
+  claims_collectible_external_id_unique: {
+    code: "duplicate_external_id",
+    field: "external_id",
+    message: "another claim of the collectible has this external_id",
+  },
+  claims_collectible_holder_unique: {
+    code: "already_claimed",
+    field: "holder_id",
+    message: "this holder has already claimed the collectible",
+  },
+};
+
+/** The 409 for a unique-index violation; any other error is returned unchanged. */
+export function asConflict(error: unknown): unknown {
+  const constraint = uniqueViolation(error);
+  const conflict = constraint === undefined ? undefined : UNIQUE_CONFLICTS[constraint];
+  if (!conflict) return error;
+  return new ConflictError(conflict.code, `${conflict.field}: ${conflict.message}`, [
+    { field: conflict.field, code: conflict.code, message: conflict.message },
+  ]);
+}

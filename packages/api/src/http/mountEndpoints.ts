@@ -1,0 +1,123 @@
+/**
+ * Turns endpoint declarations into Express routes: each gets the middleware its declaration asks
+ * for (key and rate limit, content type and body parsing, Idempotency-Key), its input validated
+ * against the declared schemas, and its handler's reply written out. A path answers 405 with
+ * `Allow` for a method it does not declare.
+ */
+import { type Request, type RequestHandler, type Response, Router } from "express";
+import type { RouteDeps } from "../deps.ts";
+import { MethodNotAllowedError } from "../errors.ts";
+import { authenticate } from "../middleware/auth.ts";
+import { jsonBody, multipartBody, requireContentType } from "../middleware/bodyParsers.ts";
+import { idempotency } from "../middleware/idempotency.ts";
+import { rateLimitPerKey } from "../middleware/rateLimit.ts";
+import { parseBody, parseInput } from "../middleware/validate.ts";
+import {
+  type AnyInput,
+  type AnyReply,
+  type BodySpec,
+  type Endpoint,
+  type EndpointSpec,
+  expressPath,
+} from "./endpoint.ts";
+
+declare global {
+  namespace Express {
+    interface Locals {
+      /** The declaration of the endpoint answering this request (for the response audit). */
+      endpoint?: EndpointSpec;
+    }
+  }
+}
+
+export function mountEndpoints(endpoints: readonly Endpoint[], deps: RouteDeps): Router {
+  const router = Router();
+  const keyGuard = [
+    ...authenticate(deps.db),
+    rateLimitPerKey({
+      max: deps.config.RATE_LIMIT_MAX,
+      windowMs: deps.config.RATE_LIMIT_WINDOW_MS,
+    }),
+  ];
+  const methodsByPath = new Map<string, string[]>();
+  for (const endpoint of endpoints) {
+    const { spec } = endpoint;
+    const chain: RequestHandler[] = [
+      (_req, res, next) => {
+        res.locals.endpoint = spec;
+        next();
+      },
+    ];
+    if (spec.auth === "apiKey") chain.push(...keyGuard);
+    if (spec.body) chain.push(...bodyParsersFor(spec.body, deps));
+    if (spec.idempotent) chain.push(idempotency(deps));
+    chain.push(handlerFor(endpoint, deps));
+    const path = expressPath(spec.path);
+    router[spec.method](path, ...chain);
+    methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), spec.method.toUpperCase()]);
+  }
+  for (const [path, methods] of methodsByPath) {
+    const allow = methods.includes("GET") ? [...methods, "HEAD"] : methods;
+    router.all(path, (req) => {
+      throw new MethodNotAllowedError(req.method, req.path, allow);
+    });
+  }
+  return router;
+}
+
+function bodyParsersFor(body: BodySpec, deps: RouteDeps): RequestHandler[] {
+  const parsers = [
+    requireContentType([...body.contentTypes]),
+    jsonBody(body.maxBytes(deps.config)),
+  ];
+  if (body.files) parsers.push(multipartBody([...body.files], deps.config.MAX_IMAGE_BYTES));
+  return parsers;
+}
+
+function handlerFor(endpoint: Endpoint, deps: RouteDeps): RequestHandler {
+  const { spec } = endpoint;
+  return async (req, res) => {
+    const input: AnyInput = {
+      params: spec.params ? parseInput(spec.params, req.params, "path") : {},
+      query: spec.query ? parseInput(spec.query, req.query, "query") : {},
+      body: spec.body ? parseBody(spec.body, bodyOf(req, spec)) : undefined,
+      files: filesOf(req),
+      auth: res.locals.auth,
+      // PUBLIC_URL when configured, else this request's host.
+      baseUrl: deps.config.PUBLIC_URL ?? `${req.protocol}://${req.get("host") ?? "localhost"}`,
+      ifNoneMatch: req.get("if-none-match"),
+    };
+    send(res, await endpoint.handle(input, deps));
+  };
+}
+
+/** Multipart text fields arrive in a null-prototype object; an absent PATCH body changes nothing. */
+function bodyOf(req: Request, spec: EndpointSpec): unknown {
+  const body: unknown = req.body;
+  if (body === undefined && spec.method === "patch") return {};
+  return body && typeof body === "object" && Object.getPrototypeOf(body) === null
+    ? { ...body }
+    : body;
+}
+
+function filesOf(req: Request): Partial<Record<string, Buffer>> {
+  const files = req.files as Record<string, Express.Multer.File[] | undefined> | undefined;
+  if (!files || Array.isArray(files)) return {};
+  return Object.fromEntries(
+    Object.entries(files).flatMap(([field, list]) => (list?.[0] ? [[field, list[0].buffer]] : [])),
+  );
+}
+
+function send(res: Response, reply: AnyReply): void {
+  for (const [name, value] of Object.entries(reply.headers ?? {})) res.set(name, value);
+  res.status(reply.status);
+  const body: unknown = reply.body;
+  if (body === undefined) {
+    res.end();
+  } else if (Buffer.isBuffer((body as { data?: unknown }).data)) {
+    const binary = body as { contentType: string; data: Buffer };
+    res.type(binary.contentType).send(binary.data);
+  } else {
+    res.json(body);
+  }
+}

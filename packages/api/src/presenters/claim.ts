@@ -1,0 +1,40 @@
+/** A claim, with what the chain says of its token, as the API answers it. */
+import { tokenIdOf } from "@collectibles/contracts";
+import type { ClaimRow } from "../db/claims.ts";
+import type { Claim } from "../schemas/claims.ts";
+import type { z } from "../schemas/zod.ts";
+import type { PresentContext } from "./context.ts";
+
+export interface ClaimView {
+  claim: ClaimRow;
+  /** Who holds the token now (follows transfers); the minted-to address until indexed. */
+  holderAddress: string;
+  /** The organization's user holding it now, or null for an outside address. */
+  holderId: string | null;
+  /** Edition number from the chain; null until indexed. */
+  edition: number | null;
+  transactionHash: string | null;
+}
+
+export function presentClaim(view: ClaimView, ctx: PresentContext): z.input<typeof Claim> {
+  const { claim } = view;
+  return {
+    id: claim.id,
+    collectible_id: claim.collectibleId,
+    holder_id: view.holderId,
+    holder_wallet_address: view.holderAddress,
+    claimed_by_id: claim.holderId,
+    minted_to: claim.mintedTo,
+    external_id: claim.externalId,
+    token_id: `0x${tokenIdOf(claim.collectibleId, claim.id).toString(16)}`,
+    edition: view.edition,
+    blockchain_id: ctx.blockchainId,
+    contract_address: ctx.contractAddress,
+    status: claim.status,
+    transaction_hash: view.transactionHash,
+    failure_reason: claim.failureReason,
+    is_active: claim.status === "confirmed",
+    created_at: claim.createdAt.toISOString(),
+    updated_at: claim.updatedAt.toISOString(),
+  };
+}

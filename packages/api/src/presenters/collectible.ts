@@ -1,0 +1,40 @@
+/** A collectible row, with its on-chain claimed count, as the API answers it. */
+import type { CollectibleRow } from "../db/collectibles.ts";
+import { imageUrls } from "../images/storeImage.ts";
+import type { Collectible } from "../schemas/collectibles.ts";
+import type { z } from "../schemas/zod.ts";
+import type { PresentContext } from "./context.ts";
+
+export interface CollectibleView {
+  row: CollectibleRow;
+  /** Tokens minted so far (the indexer's count, or the API's records when it is down). */
+  claimedCount: number;
+}
+
+export function presentCollectible(
+  { row, claimedCount }: CollectibleView,
+  ctx: PresentContext,
+): z.input<typeof Collectible> {
+  return {
+    id: row.id,
+    organization_id: row.organizationId,
+    creator_id: row.creatorId,
+    name: row.name,
+    description: row.description,
+    mime_type: row.mimeType,
+    artwork: row.artwork,
+    cover: imageUrls(ctx.storage, row.cover, ctx.baseUrl),
+    external_id: row.externalId,
+    total_count: row.totalCount,
+    claimed_count: claimedCount,
+    available_count: Math.max(0, row.totalCount - claimedCount),
+    blockchain_id: ctx.blockchainId,
+    contract_address: ctx.contractAddress,
+    status: row.status,
+    transaction_hash: row.transactionHash,
+    failure_reason: row.failureReason,
+    is_active: row.status === "confirmed",
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}

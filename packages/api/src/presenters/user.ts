@@ -1,0 +1,30 @@
+/** A user row as the API answers it. */
+import type { UserRow } from "../db/users.ts";
+import type { User } from "../schemas/users.ts";
+import type { z } from "../schemas/zod.ts";
+import type { PresentContext } from "./context.ts";
+
+/** A user with its count of confirmed claims. */
+export interface UserView {
+  row: UserRow;
+  claimedCount: number;
+}
+
+export function presentUser(
+  { row, claimedCount }: UserView,
+  ctx: PresentContext,
+): z.input<typeof User> {
+  return {
+    id: row.id,
+    organization_id: row.organizationId,
+    email: row.email,
+    name: row.name,
+    external_id: row.externalId,
+    wallet_address: row.walletAddress,
+    blockchain_id: ctx.blockchainId,
+    claimed_count: claimedCount,
+    is_active: row.isActive,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}

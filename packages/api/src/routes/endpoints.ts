@@ -1,0 +1,15 @@
+/** Every endpoint with its handler: what the app mounts. */
+import type { Endpoint } from "../http/endpoint.ts";
+import { claimEndpoints } from "./claims/claims.handlers.ts";
+import { collectibleEndpoints } from "./collectibles/collectibles.handlers.ts";
+import { operationEndpoints } from "./operations/operations.handlers.ts";
+import { organizationEndpoints } from "./organizations/organizations.handlers.ts";
+import { userEndpoints } from "./users/users.handlers.ts";
+
+export const endpoints: readonly Endpoint[] = [
+  ...operationEndpoints,
+  ...organizationEndpoints,
+  ...userEndpoints,
+  ...collectibleEndpoints,
+  ...claimEndpoints,
+];

@@ -1,0 +1,111 @@
+/** Collectibles as answered and as accepted (validation, types and the OpenAPI document). */
+import {
+  BlockchainId,
+  filterParam,
+  ImageInput,
+  ImageUrls,
+  PageQuery,
+  Timestamp,
+  Uuid,
+  WalletAddress,
+} from "./common.ts";
+import { z } from "./zod.ts";
+
+export const ChainStatus = z.enum(["pending", "confirmed", "failed"]).openapi("ChainStatus", {
+  description:
+    "pending: stored, being sent or mined but not yet indexed; confirmed: on-chain and " +
+    "indexed; failed: refused by the chain (see failure_reason)",
+});
+
+export const TransactionHash = z
+  .string()
+  .regex(/^0x[0-9a-f]{64}$/)
+  .nullable()
+  .openapi({ description: "Hash of the transaction that made it; null until sent" });
+
+export const Collectible = z
+  .strictObject({
+    id: Uuid,
+    organization_id: Uuid,
+    creator_id: Uuid.nullable(),
+    name: z.string(),
+    description: z.string().nullable(),
+    mime_type: z.string().nullable(),
+    artwork: z.string().nullable(),
+    cover: z.union([ImageUrls, z.null()]),
+    external_id: z.string().nullable(),
+    total_count: z.number().int().min(1),
+    claimed_count: z.number().int().min(0).openapi({ description: "Minted so far (on-chain)" }),
+    available_count: z.number().int().min(0).openapi({ description: "total_count - claimed" }),
+    blockchain_id: BlockchainId,
+    contract_address: WalletAddress.nullable(),
+    status: ChainStatus,
+    transaction_hash: TransactionHash,
+    failure_reason: z.string().nullable(),
+    is_active: z.boolean().openapi({ description: "True once confirmed on-chain" }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .openapi("Collectible");
+
+const MAX_TOTAL = 2_147_483_647;
+
+export const CreateCollectibleBody = z
+  .strictObject({
+    organization_id: Uuid,
+    name: z.string().trim().min(1, "must not be empty").max(200),
+    description: z.string().max(5_000).nullish(),
+    mime_type: z
+      .string()
+      // No regex flags: the pattern is published as is in the OpenAPI document.
+      .regex(/^[A-Za-z]+\/[A-Za-z0-9.+-]+$/, "must be a MIME type such as image/png")
+      .max(100)
+      .nullish()
+      .openapi({ example: "image/png" }),
+    artwork: z
+      .url({ protocol: /^(https?|ipfs|ar)$/, error: "must be an http(s), ipfs or ar URL" })
+      .max(2_000)
+      .nullish()
+      .openapi({ description: "URL of the artwork; written on-chain as the token's image" }),
+    cover: ImageInput.nullish(),
+    total_count: z.number().int().min(1).max(MAX_TOTAL),
+    creator_id: Uuid.nullish().openapi({ description: "A user of the same organization" }),
+    external_id: z.string().trim().min(1, "must not be empty").max(200).nullish(),
+    claimed_count: z
+      .number()
+      .int()
+      .optional()
+      .openapi({ description: "Derived; if given it must be 0" }),
+    available_count: z
+      .number()
+      .int()
+      .optional()
+      .openapi({ description: "Derived; if given it must equal total_count" }),
+  })
+  .superRefine((body, ctx) => {
+    const inconsistent = (field: string, message: string) =>
+      ctx.addIssue({ code: "custom", path: [field], message, params: { code: "inconsistent" } });
+    if (body.claimed_count !== undefined && body.claimed_count !== 0) {
+      inconsistent("claimed_count", "is derived; a new collectible has 0 claimed");
+    }
+    if (body.available_count !== undefined && body.available_count !== body.total_count) {
+      inconsistent("available_count", "is derived; a new collectible has total_count available");
+    }
+  })
+  .openapi("CreateCollectible");
+
+export const ListCollectiblesQuery = z.strictObject({
+  ...PageQuery,
+  organization_id: filterParam("organization_id", Uuid, "Collectibles of this organization"),
+  creator_id: filterParam("creator_id", Uuid, "Collectibles created by this user"),
+  external_id: filterParam("external_id", z.string().min(1), "Exact external_id"),
+});
+
+export const COLLECTIBLE_READ_ONLY = {
+  id: "is set by the service",
+  blockchain_id: "is set by the service",
+  contract_address: "is set by the service",
+  status: "is set by the service",
+  transaction_hash: "is set by the service",
+  is_active: "is set by the service",
+};

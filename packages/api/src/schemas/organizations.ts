@@ -1,0 +1,96 @@
+/** Organizations as answered and as accepted (validation, types and the OpenAPI document). */
+import {
+  BlockchainId,
+  filterParam,
+  ImageInput,
+  ImageUrls,
+  PageQuery,
+  Timestamp,
+  Uuid,
+  WalletAddress,
+} from "./common.ts";
+import { z } from "./zod.ts";
+
+export const Organization = z
+  .strictObject({
+    id: Uuid,
+    name: z.string(),
+    description: z.string().nullable(),
+    parent_id: Uuid.nullable(),
+    external_id: z.string().nullable(),
+    wallet_address: WalletAddress,
+    blockchain_id: BlockchainId,
+    // A union rather than .nullable(): zod-to-openapi 9 drops the null of a nullable $ref.
+    logo: z.union([ImageUrls, z.null()]),
+    cover: z.union([ImageUrls, z.null()]),
+    is_active: z.boolean(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .openapi("Organization");
+
+const Name = z.string().trim().min(1, "must not be empty").max(200);
+const Description = z.string().max(5000);
+const ExternalId = z.string().trim().min(1, "must not be empty").max(200);
+
+export const CreateOrganizationBody = z
+  .strictObject({
+    name: Name,
+    description: Description.nullish(),
+    parent_id: Uuid.nullish().openapi({
+      description: "Required for a key scoped to an organization",
+    }),
+    external_id: ExternalId.nullish().openapi({
+      description: "Your identifier; unique among the active children of one parent",
+    }),
+    logo: ImageInput.nullish(),
+    cover: ImageInput.nullish(),
+  })
+  .openapi("CreateOrganization");
+
+export const UpdateOrganizationBody = z
+  .strictObject({
+    name: Name.optional(),
+    description: Description.nullish(),
+    parent_id: Uuid.nullish().openapi({ description: "null moves it to the top level" }),
+    external_id: ExternalId.nullish(),
+    logo: ImageInput.nullish().openapi({ description: "null removes the image" }),
+    cover: ImageInput.nullish().openapi({ description: "null removes the image" }),
+  })
+  .openapi("UpdateOrganization");
+
+/** In multipart/form-data the images are file parts; the other fields are the same. */
+const ImageFile = z
+  .string()
+  .openapi({ format: "binary", description: "PNG, JPEG, WebP or GIF file (no SVG)" });
+
+export const CreateOrganizationForm = z
+  .strictObject({
+    ...CreateOrganizationBody.shape,
+    logo: ImageFile.optional(),
+    cover: ImageFile.optional(),
+  })
+  .openapi("CreateOrganizationForm");
+
+export const UpdateOrganizationForm = z
+  .strictObject({
+    ...UpdateOrganizationBody.shape,
+    logo: ImageFile.optional(),
+    cover: ImageFile.optional(),
+  })
+  .openapi("UpdateOrganizationForm");
+
+export const ListOrganizationsQuery = z.strictObject({
+  ...PageQuery,
+  parent_id: filterParam("parent_id", Uuid, "Only direct children of this organization"),
+  external_id: filterParam("external_id", z.string().min(1), "Exact external_id"),
+  wallet_address: filterParam("wallet_address", WalletAddress, "Exact wallet address"),
+});
+
+export const ORGANIZATION_READ_ONLY = {
+  wallet_address: "is assigned by the service and cannot be set",
+  blockchain_id: "is set by the service",
+  is_active: "cannot be set; DELETE deactivates",
+};
+
+export const ORGANIZATION_IMAGE_FIELDS = ["logo", "cover"] as const;

@@ -1,0 +1,79 @@
+/** Users as answered and as accepted (validation, types and the OpenAPI document). */
+import { getAddress } from "viem";
+import { BlockchainId, filterParam, PageQuery, Timestamp, Uuid, WalletAddress } from "./common.ts";
+import { z } from "./zod.ts";
+
+export const User = z
+  .strictObject({
+    id: Uuid,
+    organization_id: Uuid,
+    email: z.email(),
+    name: z.string().nullable(),
+    external_id: z.string().nullable(),
+    wallet_address: WalletAddress,
+    blockchain_id: BlockchainId,
+    claimed_count: z.number().int().min(0),
+    is_active: z.boolean(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .openapi("User");
+
+export const Email = z.string().trim().max(320).pipe(z.email("must be a valid email address"));
+const Name = z.string().trim().min(1, "must not be empty").max(200);
+const ExternalId = z.string().trim().min(1, "must not be empty").max(200);
+
+/** An address in its EIP-55 checksummed form; any other spelling is refused, not corrected. */
+export const ChecksummedAddress = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address")
+  .refine((value) => {
+    try {
+      return getAddress(value) === value;
+    } catch {
+      return false;
+    }
+  }, "must be EIP-55 checksummed")
+  .openapi({ example: "0x5B38Da6a701c568545dCfcB03FcB875f56beddC4" });
+
+export const CreateUserBody = z
+  .strictObject({
+    organization_id: Uuid,
+    email: Email,
+    name: Name.nullish(),
+    external_id: ExternalId.nullish().openapi({
+      description: "Your identifier; unique among the organization's active users",
+    }),
+    wallet_address: ChecksummedAddress.nullish().openapi({
+      description: "The user's own address; omitted: the service derives one",
+    }),
+  })
+  .openapi("CreateUser");
+
+export const UpdateUserBody = z
+  .strictObject({
+    email: Email.optional(),
+    name: Name.nullish(),
+    external_id: ExternalId.nullish(),
+  })
+  .openapi("UpdateUser");
+
+export const ListUsersQuery = z.strictObject({
+  ...PageQuery,
+  organization_id: filterParam("organization_id", Uuid, "Users of this organization"),
+  external_id: filterParam("external_id", z.string().min(1), "Exact external_id"),
+  email: filterParam("email", z.string().min(1), "Email, case-insensitive"),
+  wallet_address: filterParam("wallet_address", WalletAddress, "Exact wallet address"),
+});
+
+export const USER_READ_ONLY_ON_CREATE = {
+  blockchain_id: "is set by the service",
+  claimed_count: "is counted from claims",
+  is_active: "cannot be set; DELETE deactivates",
+};
+
+export const USER_READ_ONLY_ON_UPDATE = {
+  ...USER_READ_ONLY_ON_CREATE,
+  organization_id: "cannot be changed after creation",
+  wallet_address: "cannot be changed after creation",
+};

@@ -1,0 +1,120 @@
+/**
+ * Claims: a user receives one token of a collectible, minted on-chain to the user's wallet.
+ *
+ * - The holder is `holder_id`, or `email`: the user with that email in the collectible's
+ *   organization, created (with a derived wallet) when there is none.
+ * - A holder claims a collectible at most once (409 `already_claimed`), and never past its total
+ *   (409 `sold_out`). Both are decided in the database transaction that stores the claim (the
+ *   intent): a unique index on (collectible, holder) and a conditional update of the
+ *   collectible's supply counter, which holds the row lock only until the commit. The contract
+ *   is the final guard.
+ * - POST answers once the claim is minted and indexed, with the pending claim after
+ *   CONFIRM_TIMEOUT_MS, or 422 `claim_failed` when the chain refused it.
+ * - The holder shown follows on-chain transfers (`chainFacts.ts`); the `holder_id` filter
+ *   selects claims by the user who claimed.
+ */
+import {
+  type ClaimWithOrganization,
+  findClaim,
+  hasClaimed,
+  insertClaimWithinSupply,
+  listClaims,
+} from "../db/claims.ts";
+import type { Transaction } from "../db/client.ts";
+import { findCollectible } from "../db/collectibles.ts";
+import type { Scope } from "../db/scope.ts";
+import { findOrCreateUserByEmail, findUser } from "../db/users.ts";
+import type { RouteDeps } from "../deps.ts";
+import {
+  alreadyClaimed,
+  asConflict,
+  chainNotConfigured,
+  claimFailed,
+  collectibleFailed,
+  notFound,
+  soldOut,
+} from "../errorCatalogue.ts";
+import type { ClaimView } from "../presenters/claim.ts";
+import type { CreateClaimBody, ListClaimsQuery } from "../schemas/claims.ts";
+import type { z } from "../schemas/zod.ts";
+import { withChainFacts } from "./chainFacts.ts";
+
+type ClaimInput = z.output<typeof CreateClaimBody>;
+
+export async function list(deps: RouteDeps, scope: Scope, query: z.output<typeof ListClaimsQuery>) {
+  const filters = {
+    holderId: query.holder_id,
+    collectibleId: query.collectible_id,
+    externalId: query.external_id,
+  };
+  const { rows, count } = await listClaims(deps.db, scope, filters, query, deps.counts);
+  return { rows: await withChainFacts(deps, rows), count };
+}
+
+export async function get(deps: RouteDeps, scope: Scope, id: string): Promise<ClaimView> {
+  const row = await findClaim(deps.db, id, scope);
+  if (!row) throw notFound("claim", id);
+  return viewOf(deps, row);
+}
+
+/** Stores the claim, wakes the relayer, and waits (bounded) for it to become final. */
+export async function create(deps: RouteDeps, scope: Scope, body: ClaimInput): Promise<ClaimView> {
+  const chain = deps.chain;
+  if (!chain) throw chainNotConfigured();
+  const stored = await deps.claimTransactions
+    .run(() => deps.db.transaction((tx) => storeClaim(deps, tx, scope, body)))
+    .catch((error) => Promise.reject(asConflict(error)));
+  chain.wakeRelayer();
+  const timeout = deps.config.CONFIRM_TIMEOUT_MS;
+  const status = await chain.statusWaiter.waitForFinal("claim", stored.claim.id, timeout);
+  const current =
+    status === "pending" ? stored : ((await findClaim(deps.db, stored.claim.id, scope)) ?? stored);
+  if (current.claim.status === "failed") {
+    throw claimFailed(current.claim.id, current.claim.failureReason ?? "reverted");
+  }
+  return viewOf(deps, current);
+}
+
+/** The supply and one-per-holder decisions, and the stored intent, in one transaction. */
+async function storeClaim(
+  deps: RouteDeps,
+  tx: Transaction,
+  scope: Scope,
+  body: ClaimInput,
+): Promise<ClaimWithOrganization> {
+  const collectible = await findCollectible(tx, body.collectible_id, scope);
+  if (!collectible) throw notFound("collectible", body.collectible_id, "collectible_id");
+  if (collectible.status === "failed") throw collectibleFailed();
+  const organizationId = collectible.organizationId;
+  const holder =
+    body.holder_id !== undefined
+      ? await findUser(tx, body.holder_id, scope)
+      : await findOrCreateUserByEmail(tx, organizationId, body.email as string, (index) =>
+          deps.wallets.addressAt(index),
+        );
+  if (!holder || holder.organizationId !== organizationId) {
+    const scopeText = "in the collectible's organization";
+    throw notFound("user", body.holder_id ?? "", "holder_id", scopeText);
+  }
+  // A cheap answer first; the supply update below is the atomic decision. A holder who claimed
+  // before hears that rather than "sold out".
+  if (collectible.reservedCount >= collectible.totalCount) {
+    throw (await hasClaimed(tx, collectible.id, holder.id))
+      ? alreadyClaimed()
+      : soldOut(collectible.totalCount);
+  }
+  // A holder's second claim fails here on the unique index (409 already_claimed).
+  const claim = await insertClaimWithinSupply(tx, {
+    collectibleId: collectible.id,
+    holderId: holder.id,
+    mintedTo: holder.walletAddress,
+    externalId: body.external_id ?? null,
+  });
+  if (!claim) throw soldOut(collectible.totalCount);
+  return { claim, organizationId };
+}
+
+async function viewOf(deps: RouteDeps, row: ClaimWithOrganization): Promise<ClaimView> {
+  const [view] = await withChainFacts(deps, [row]);
+  return view as ClaimView;
+}
