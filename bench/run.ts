@@ -11,7 +11,6 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -157,10 +156,8 @@ async function writeReport(machine: Machine, results: BenchResult[]): Promise<vo
     stdio: "ignore",
   });
   writeFileSync(path.join(benchDir, "RESULTS.md"), renderMarkdown(results, machine));
-  // sharp (with its own libvips) is a dependency of the API; it rasterises the SVG, no browser.
-  const sharp = createRequire(path.join(root, "packages/api/package.json"))(
-    "sharp",
-  ) as typeof import("sharp");
+  // sharp (with its own libvips) rasterises the SVG, no browser.
+  const { default: sharp } = await import("sharp");
   await sharp(Buffer.from(renderSvg(results, machine)), { density: 96 })
     .png()
     .toFile(path.join(benchDir, "results.png"));

@@ -1,136 +1,71 @@
 /**
  * `pnpm start`: the whole service on one machine with no configuration.
  *
- * Local default (no RPC_URL): starts a Hardhat node, deploys the contract, runs the indexer on
- * embedded PGlite and the API on embedded PGlite, waits until each is ready, prints the base URL,
- * the API key and where data lives, and stops everything cleanly on Ctrl-C.
+ * Local default (no RPC_URL): starts a local chain (anvil), deploys the contract, runs the
+ * indexer on embedded PGlite and the API on embedded PGlite, waits until each is ready, prints the
+ * base URL, the API key and where data lives, and stops everything cleanly on Ctrl-C.
  *
  * With RPC_URL and CHAIN_ID set it uses that chain and its committed deployment instead of
  * starting one; DATABASE_URL switches both databases to PostgreSQL.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { createWriteStream, mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { type LocalChain, startLocalChain } from "@collectibles/devkit/chain";
+import {
+  httpAnswers,
+  type ManagedProcess,
+  runToEnd,
+  startProcess,
+} from "@collectibles/devkit/processes";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const env = process.env;
 const localChain = !env.RPC_URL;
 const chainPort = Number(env.CHAIN_PORT ?? 8545);
-const rpcUrl = env.RPC_URL ?? `http://127.0.0.1:${chainPort}`;
 const chainId = env.CHAIN_ID ?? "31337";
 const indexerPort = Number(env.INDEXER_PORT ?? 42069);
 const apiPort = Number(env.PORT ?? 3000);
 const dataDir = env.DATA_DIR ?? `${root}.data`;
-const pnpmCli = env.npm_execpath;
 
-interface Service {
-  name: string;
-  child: ChildProcess;
-  /** Ponder must be stopped with SIGINT, or its next start waits on a schema lock. */
-  stopSignal: NodeJS.Signals;
-}
-
-const services: Service[] = [];
+/** Started in this order, stopped in the reverse one. */
+const services: { name: string; stop(): Promise<unknown> }[] = [];
 let stopping = false;
 
 function log(message: string) {
   console.log(`[start] ${message}`);
 }
 
-function pnpm(args: string[], extraEnv: Record<string, string>): ChildProcess {
-  const [command, prefix] = pnpmCli ? [process.execPath, [pnpmCli]] : ["pnpm", []];
-  return spawn(command, [...prefix, ...args], {
-    cwd: root,
-    env: { ...env, PONDER_TELEMETRY_DISABLED: "1", ...extraEnv },
-    // Own process group: stopping a service stops everything it started.
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+/** pnpm from inside a pnpm script (it sets npm_execpath to itself), else from the PATH. */
+function pnpm(args: string[]): { command: string; args: string[] } {
+  const cli = env.npm_execpath;
+  return cli ? { command: process.execPath, args: [cli, ...args] } : { command: "pnpm", args };
 }
 
+/** A service in the foreground: its lines prefixed with its name; its exit stops the rest. */
 function startService(
   name: string,
   args: string[],
   extraEnv: Record<string, string>,
-  options: { stopSignal?: NodeJS.Signals; logFile?: string } = {},
+  stopSignal?: NodeJS.Signals,
 ) {
-  const { stopSignal = "SIGTERM", logFile } = options;
-  const child = pnpm(args, extraEnv);
-  if (logFile) {
-    // The Hardhat node prints every RPC call; keep that out of the terminal.
-    const file = createWriteStream(logFile);
-    child.stdout?.pipe(file);
-    child.stderr?.pipe(file);
-    services.push({ name, child, stopSignal });
-    watchExit(name, child);
-    return child;
-  }
-  const prefix = (chunk: Buffer) =>
-    chunk
-      .toString()
-      .split("\n")
-      .filter((line) => line.trim())
-      .map((line) => `[${name}] ${line}`)
-      .join("\n");
-  child.stdout?.on("data", (chunk: Buffer) => console.log(prefix(chunk)));
-  child.stderr?.on("data", (chunk: Buffer) => console.error(prefix(chunk)));
-  services.push({ name, child, stopSignal });
-  watchExit(name, child);
+  const child: ManagedProcess = startProcess({
+    name,
+    ...pnpm(args),
+    cwd: root,
+    env: { ...env, PONDER_TELEMETRY_DISABLED: "1", ...extraEnv },
+    onLine: (line) => {
+      if (line.trim()) console.log(`[${name}] ${line}`);
+    },
+    stopSignal,
+  });
+  services.push(child);
+  // One part dying takes the others down: a half-running service would only mislead.
+  void child.exited.then((exit) => {
+    if (stopping) return;
+    log(`${name} exited (${exit.signal ?? exit.code}); stopping the rest`);
+    void stopAll(1);
+  });
   return child;
-}
-
-/** One part dying takes the others down: a half-running service would only mislead. */
-function watchExit(name: string, child: ChildProcess) {
-  child.on("exit", (code, signal) => {
-    if (!stopping) {
-      log(`${name} exited (${signal ?? code}); stopping the rest`);
-      void stopAll(1);
-    }
-  });
-}
-
-async function runOnce(
-  name: string,
-  args: string[],
-  extraEnv: Record<string, string>,
-): Promise<void> {
-  const child = pnpm(args, extraEnv);
-  child.stdout?.on("data", (chunk: Buffer) => process.stdout.write(`[${name}] ${chunk}`));
-  child.stderr?.on("data", (chunk: Buffer) => process.stderr.write(`[${name}] ${chunk}`));
-  const code = await new Promise<number>((resolve) => child.on("exit", (c) => resolve(c ?? 1)));
-  if (code !== 0) throw new Error(`${name} failed (exit ${code})`);
-}
-
-async function waitFor(
-  name: string,
-  check: () => Promise<boolean>,
-  timeoutMs: number,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last = Date.now();
-  while (Date.now() < deadline) {
-    if (stopping) throw new Error("stopped");
-    if (await check().catch(() => false)) return;
-    if (Date.now() - last > 10_000) {
-      log(`still waiting for ${name}...`);
-      last = Date.now();
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${name} was not ready after ${timeoutMs / 1000}s`);
-}
-
-const httpOk = (url: string) => async () =>
-  (await fetch(url, { signal: AbortSignal.timeout(2_000) })).ok;
-
-async function rpcAnswers(): Promise<boolean> {
-  const response = await fetch(rpcUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
-    signal: AbortSignal.timeout(2_000),
-  });
-  return response.ok;
 }
 
 async function stopAll(exitCode: number): Promise<void> {
@@ -139,21 +74,7 @@ async function stopAll(exitCode: number): Promise<void> {
   log("stopping...");
   // Reverse order: API first, chain last, so nothing loses its upstream while still serving.
   for (const service of [...services].reverse()) {
-    const { child } = service;
-    if (child.exitCode !== null || child.signalCode !== null || !child.pid) continue;
-    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-    try {
-      process.kill(-child.pid, service.stopSignal);
-    } catch {}
-    const timedOut = await Promise.race([
-      exited.then(() => false),
-      new Promise<boolean>((r) => setTimeout(() => r(true), 10_000)),
-    ]);
-    if (timedOut) {
-      try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch {}
-    }
+    await service.stop().catch(() => {});
     log(`${service.name} stopped`);
   }
   process.exit(exitCode);
@@ -165,40 +86,34 @@ process.on("SIGTERM", () => void stopAll(0));
 async function main() {
   mkdirSync(dataDir, { recursive: true });
   const deploymentsDir = localChain ? `${dataDir}/deployments` : (env.DEPLOYMENTS_DIR ?? "");
+  let rpcUrl = env.RPC_URL ?? `http://127.0.0.1:${chainPort}`;
 
   if (localChain) {
-    if (await rpcAnswers().catch(() => false)) {
-      throw new Error(`something already answers on ${rpcUrl}; stop it or set CHAIN_PORT`);
-    }
-    // A Hardhat node keeps no state between runs, so the local sandbox starts fresh each time:
+    // The local chain keeps no state between runs, so the local sandbox starts fresh each time:
     // data recorded against the previous chain would point at tokens that no longer exist.
-    for (const dir of ["deployments", "indexer", "api"])
+    for (const dir of ["deployments", "indexer", "api"]) {
       rmSync(`${dataDir}/${dir}`, { recursive: true, force: true });
-    log(`starting a local Hardhat chain on ${rpcUrl} (chain id 31337)`);
-    const chainLog = `${dataDir}/chain.log`;
-    startService(
-      "chain",
-      [
-        "--filter",
-        "@collectibles/contracts",
-        "exec",
-        "hardhat",
-        "node",
-        "--hostname",
-        "127.0.0.1",
-        "--port",
-        String(chainPort),
-      ],
-      {},
-      { logFile: chainLog },
-    );
-    log(`chain log: ${chainLog}`);
-    await waitFor("the chain", rpcAnswers, 60_000);
-    log("deploying the Collectibles contract");
-    await runOnce("deploy", ["--filter", "@collectibles/deploy", "run", "deploy:local"], {
-      RPC_URL: rpcUrl,
-      DEPLOYMENTS_DIR: deploymentsDir,
+    }
+    log(`starting a local chain (anvil) on port ${chainPort} (chain id 31337)`);
+    const chain: LocalChain = await startLocalChain({
+      port: chainPort,
+      logFile: `${dataDir}/chain.log`,
+    }).catch((error: Error) => {
+      throw new Error(`${error.message}\nIs something else on port ${chainPort}? Set CHAIN_PORT.`);
     });
+    services.push({ name: "chain", stop: () => chain.stop() });
+    rpcUrl = chain.rpcUrl;
+    log(`chain log: ${dataDir}/chain.log`);
+    log("deploying the Collectibles contract");
+    const deploy = await runToEnd({
+      name: "deploy",
+      ...pnpm(["--filter", "@collectibles/deploy", "run", "deploy:local"]),
+      cwd: root,
+      env: { ...env, LOCAL_RPC_URL: rpcUrl, RPC_URL: rpcUrl, DEPLOYMENTS_DIR: deploymentsDir },
+      onLine: (line) => console.log(`[deploy] ${line}`),
+      timeoutMs: 300_000,
+    });
+    if (deploy.code !== 0) throw new Error(`deploy failed (exit ${deploy.code ?? deploy.signal})`);
   }
 
   const shared: Record<string, string> = {
@@ -208,23 +123,31 @@ async function main() {
   };
 
   log(`starting the indexer on http://127.0.0.1:${indexerPort}`);
-  startService(
+  const indexer = startService(
     "indexer",
     ["--filter", "@collectibles/indexer", "run", "start"],
     { ...shared, INDEXER_PORT: String(indexerPort), INDEXER_DATA_DIR: `${dataDir}/indexer` },
-    { stopSignal: "SIGINT" },
+    // Ponder must be stopped with SIGINT, or its next start waits on a schema lock.
+    "SIGINT",
   );
-  await waitFor("the indexer", httpOk(`http://127.0.0.1:${indexerPort}/ready`), 120_000);
+  await indexer.waitUntil(
+    "ready",
+    () => httpAnswers(`http://127.0.0.1:${indexerPort}/ready`),
+    120_000,
+  );
 
   log(`starting the API on http://127.0.0.1:${apiPort}`);
-  startService("api", ["--filter", "@collectibles/api", "run", "start"], {
+  const api = startService("api", ["--filter", "@collectibles/api", "run", "start"], {
     ...shared,
     PORT: String(apiPort),
     INDEXER_URL: `http://127.0.0.1:${indexerPort}`,
     DATA_DIR: dataDir,
   });
-  await waitFor("the API", httpOk(`http://127.0.0.1:${apiPort}/ready`), 60_000);
+  await api.waitUntil("ready", () => httpAnswers(`http://127.0.0.1:${apiPort}/ready`), 60_000);
 
+  // The service handles do not hold this process open (so a test never hangs on one): this does,
+  // until Ctrl-C or a service's exit stops everything.
+  setInterval(() => {}, 60_000);
   log("ready");
   console.log(
     [

@@ -129,9 +129,7 @@ export const claimsBenchmark: Benchmark = {
       );
     }
     ctx.log(`${claims} claims; baseline, then ${databases.join(", ")}`);
-    const tsx = pathToFileURL(
-      createRequire(path.join(ctx.root, "packages/api/package.json")).resolve("tsx"),
-    ).href;
+    const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
     const running = runCommand(
       process.execPath,
       ["--import", tsx, path.join(ctx.root, "bench/claims/driver.ts")],

@@ -5,12 +5,12 @@
  *
  * `listBenchmark({ seed, rows, targets })` is the reusable part; the seeds are in `lists/seeds.ts`.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { type ManagedProcess, startProcess } from "@collectibles/devkit/processes";
 import { MiB, runCommand, sampleTreeRss } from "../lib/proc.ts";
 import type { BenchContext, Benchmark, Row } from "../lib/result.ts";
 
@@ -48,7 +48,7 @@ interface Load {
 }
 
 interface Server {
-  child: ChildProcess;
+  process: ManagedProcess;
   url: string;
   key?: string;
   seeded?: Record<string, number>;
@@ -63,61 +63,39 @@ const settings = () => ({
   warmupSeconds: Number(process.env.BENCH_WARMUP ?? 2),
 });
 
-function tsxLoader(root: string): string {
-  const apiRequire = createRequire(path.join(root, "packages/api/package.json"));
-  return pathToFileURL(apiRequire.resolve("tsx")).href;
+/** tsx's loader, so a child runs TypeScript that imports workspace packages. */
+function tsxLoader(): string {
+  return pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 }
 
 /** Starts `lists/server.ts` in its own process and waits for its `{ url }` report. */
 async function startServer(ctx: BenchContext, args: string[]): Promise<Server> {
-  const child = spawn(
-    process.execPath,
-    ["--import", tsxLoader(ctx.root), path.join(ctx.root, "bench/lists/server.ts"), ...args],
-    {
-      cwd: ctx.root,
-      env: { ...process.env, BENCH_POSTGRES_URL: ctx.postgresUrl },
-      // stdout carries the API's request log: discarded, as a log shipper would take it away.
-      stdio: ["ignore", "ignore", "pipe", "ipc"],
-    },
-  );
-  let stderr = "";
-  child.stderr?.on("data", (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString("utf8")).slice(-4000);
+  const server = startProcess({
+    name: `list server ${args.join(" ")}`,
+    command: process.execPath,
+    args: ["--import", tsxLoader(), path.join(ctx.root, "bench/lists/server.ts"), ...args],
+    cwd: ctx.root,
+    env: { ...process.env, BENCH_POSTGRES_URL: ctx.postgresUrl },
+    // stdout carries the API's request log: discarded, as a log shipper would take it away.
+    discardStdout: true,
+    ipc: true,
   });
-  const memory = sampleTreeRss(child.pid ?? -1, /./);
+  const memory = sampleTreeRss(server.pid, /./);
   memory.mark("start");
-  const message = await new Promise<Record<string, unknown>>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server ${args[0]} not up in 180 s`)), 180_000);
-    child.once("message", (m) => {
-      clearTimeout(timer);
-      resolve(m as Record<string, unknown>);
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server ${args.join(" ")} exited with ${code}: ${stderr}`));
-    });
-  });
+  const message = (await server.nextMessage(180_000)) as Record<string, unknown>;
   if (typeof message.error === "string") throw new Error(`server ${args[0]}: ${message.error}`);
-  const stop = async () => {
-    const peaks = memory.stop();
-    const exited = new Promise<void>((resolve) => {
-      if (child.exitCode !== null) resolve();
-      else child.once("exit", () => resolve());
-    });
-    child.kill("SIGTERM");
-    const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
-    await exited;
-    clearTimeout(timer);
-    return peaks;
-  };
   return {
-    child,
+    process: server,
     url: String(message.url),
     key: message.key as string | undefined,
     seeded: message.seeded as Record<string, number> | undefined,
     seedMs: message.seedMs as number | undefined,
     memory,
-    stop,
+    async stop() {
+      const peaks = memory.stop();
+      await server.stop(15_000);
+      return peaks;
+    },
   };
 }
 

@@ -2,14 +2,14 @@
  * The measuring process of the end-to-end claims benchmark (started with tsx by
  * bench/benchmarks/claims.ts), on fresh local chains:
  *
- * 1. the baseline, before anything else runs, on a Hardhat node and deployment of its own
+ * 1. the baseline, before anything else runs, on a local chain and deployment of its own
  *    (Collectibles deployed with viem, admin = minter = account #0): BENCH_CLAIMS claims sent
  *    straight to the contract, one `claim` transaction each, signed locally with the minter's key
  *    and sent with explicit nonces, BENCH_BASELINE_IN_FLIGHT at once, each waited for until its
  *    receipt; that node is stopped afterwards;
  * 2. then, for each database in BENCH_CLAIM_DATABASES (`postgres`, `pglite`; in that order by
  *    default), one variant of the service, torn down completely before the next starts:
- *    a. a fresh Hardhat node and deployment;
+ *    a. a fresh local chain and deployment;
  *    b. on `postgres`, two fresh databases (one for the indexer, one for the API) created on the
  *       server BENCH_POSTGRES_URL names and dropped at the end; on `pglite`, temp folders;
  *    c. the Ponder indexer and the real API entry (`packages/api/src/index.ts`,
@@ -26,25 +26,27 @@
  * Progress lines go to stderr as `[claims] ...`; the last stdout line is `RESULT <json>`.
  * Every process and database made here goes at the end, also on failure or SIGINT/SIGTERM/SIGHUP.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { collectiblesAbi, uuidToBytes16 } from "../../contracts/src/index.ts";
-import { freePort, killGroup, trackGroup, untrackGroup } from "../../deploy/src/childProcesses.ts";
-import { deployCollectibles, type LocalChain, startLocalChain } from "../../deploy/src/testing.ts";
-import { relayerKeyOf } from "../../packages/api/src/env.ts";
-import { TEST_MNEMONIC } from "../../packages/api/src/test/constants.ts";
-import { and, asc, claim, createClient, eq, schema, sql } from "../../packages/indexer/client.ts";
+import { relayerKeyOf } from "@collectibles/api/embed";
+import { collectiblesAbi, uuidToBytes16 } from "@collectibles/contracts";
+import { deployCollectibles } from "@collectibles/deploy/testing";
 import {
-  createTestDatabase,
-  type RunningIndexer,
-  redact,
-  startIndexer,
-} from "../../packages/indexer/testing/startIndexer.ts";
+  type LocalChain,
+  startLocalChain,
+  DEV_MNEMONIC as TEST_MNEMONIC,
+} from "@collectibles/devkit/chain";
+import {
+  createPostgresDatabase as createTestDatabase,
+  redactPassword as redact,
+} from "@collectibles/devkit/postgres";
+import { freePort, type ManagedProcess, startProcess } from "@collectibles/devkit/processes";
+import { and, asc, claim, createClient, eq, schema, sql } from "@collectibles/indexer/client";
+import { type RunningIndexer, startIndexer } from "@collectibles/indexer/testing";
 import { processTable } from "../lib/proc.ts";
 import { type MemorySampler, sampleMemory } from "./memory.ts";
 import { viem, viemAccounts } from "./viem.ts";
@@ -252,7 +254,6 @@ async function baseline(rpcUrl: string, contract: Hex): Promise<BaselineResult> 
 interface RunningApi {
   url: string;
   pid: number;
-  child: ChildProcess;
   database: string;
   stop(): Promise<void>;
 }
@@ -260,61 +261,39 @@ interface RunningApi {
 async function startApi(env: Record<string, string>): Promise<RunningApi> {
   // BENCH_API_NODE_ARGS: extra Node flags for the API, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`.
   const nodeArgs = (process.env.BENCH_API_NODE_ARGS ?? "").split(" ").filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "src/index.ts"], {
-    cwd: apiRoot,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
-    // Its own process group, stopped with everything in it.
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const pid = child.pid;
-  if (pid === undefined) throw new Error("could not spawn the API");
-  trackGroup(pid);
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  let stopping = false;
-  const stop = async () => {
-    stopping = true;
-    killGroup(pid, "SIGTERM");
-    const gone = await Promise.race([exited.then(() => true), sleep(15_000).then(() => false)]);
-    if (!gone) killGroup(pid, "SIGKILL");
-    untrackGroup(pid);
-  };
   // The request log (JSON lines at info, as in production) is read and dropped, as a log shipper
   // would take it away; the tail is kept for error messages.
-  let tail = "";
-  let url: string | undefined;
   let database = "unknown";
-  const started = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`API did not start:\n${tail}`)), 180_000);
-    const onData = (chunk: Buffer) => {
-      tail = (tail + chunk.toString()).slice(-8000);
-      if (url) return;
-      const match = /listening on (http:\/\/\S+)/.exec(tail);
-      const db = /database: (.*)/.exec(tail);
-      if (match?.[1] && db?.[1]) {
-        url = match[1];
-        database = db[1].trim();
-        clearTimeout(timer);
-        resolve(url);
-      }
-    };
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`API exited (${code}):\n${tail}`));
-    });
+  let stopping = false;
+  const api: ManagedProcess = startProcess({
+    name: "the API",
+    command: process.execPath,
+    args: [...nodeArgs, "--import", "tsx", "src/index.ts"],
+    cwd: apiRoot,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+    onLine: (line) => {
+      const db = /database: (.*)/.exec(line);
+      if (db?.[1]) database = db[1].trim();
+    },
   });
+  const stop = async () => {
+    stopping = true;
+    await api.stop(15_000);
+  };
+  let url: string;
   try {
-    await started;
+    const line = await api.waitForLine(/listening on http:\/\/\S+/, 180_000);
+    url = /listening on (http:\/\/\S+)/.exec(line)?.[1] ?? "";
+    // The database line follows the listening line.
+    await api.waitUntil("naming its database", async () => database !== "unknown", 10_000);
   } catch (error) {
     await stop();
     throw error;
   }
-  child.once("exit", (code, signal) => {
-    if (!stopping) log(`the API exited unexpectedly (${code ?? signal}):\n${tail}`);
+  void api.exited.then(({ code, signal }) => {
+    if (!stopping) log(`the API exited unexpectedly (${code ?? signal}):\n${api.tail()}`);
   });
-  return { url: url as string, pid, child, database, stop };
+  return { url, pid: api.pid, database, stop };
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
@@ -634,7 +613,7 @@ async function runVariant(kind: DatabaseKind, tmp: string): Promise<VariantResul
   const dir = path.join(tmp, kind);
   fs.mkdirSync(dir);
 
-  log(`a fresh Hardhat node and deployment`);
+  log(`a fresh local chain and deployment`);
   const chain: LocalChain = await startLocalChain();
   cleanups.push(() => chain.stop());
   const deploymentsDir = path.join(dir, "deployments");
@@ -786,7 +765,7 @@ async function main(): Promise<void> {
   // The baseline gets a chain of its own, with nothing else running: its thousands of one-event
   // blocks would otherwise be the indexer's to catch up (minutes) before the API could start.
   log(
-    `baseline: a Hardhat node of its own; ${CLAIMS} claim transactions, ${BASELINE_IN_FLIGHT} in flight`,
+    `baseline: a local chain of its own; ${CLAIMS} claim transactions, ${BASELINE_IN_FLIGHT} in flight`,
   );
   const baselineChain = await startLocalChain();
   let base: BaselineResult;

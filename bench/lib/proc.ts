@@ -1,6 +1,9 @@
-/** Child processes for the benchmarks: pnpm scripts with progress, and peak RSS of a process tree. */
-import { spawn } from "node:child_process";
+/**
+ * Child processes for the benchmarks: commands run through the repository's one process helper
+ * (`@collectibles/devkit/processes`), and the memory of a process tree read from /proc.
+ */
 import { readdirSync, readFileSync } from "node:fs";
+import { signalGroup, startProcess } from "@collectibles/devkit/processes";
 
 /** How to run pnpm from inside a pnpm script (pnpm sets npm_execpath to itself), else npx. */
 export function pnpmCommand(): { command: string; args: string[] } {
@@ -23,47 +26,38 @@ export interface Running {
   done: Promise<{ code: number | null; output: string }>;
 }
 
-/** Spawns a command in its own process group; `done` rejects on a non-zero exit or timeout. */
+/** Runs a command in its own process group; `done` rejects on a non-zero exit or timeout. */
 export function runCommand(command: string, args: string[], options: RunOptions): Running {
-  const child = spawn(command, args, {
+  let output = "";
+  const child = startProcess({
+    name: `${command} ${args.join(" ")}`,
+    command,
+    args,
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
+    onLine: (line) => {
+      output += `${line}\n`;
+      if (line.trim()) options.onLine?.(line);
+    },
   });
-  let output = "";
-  const lines = (chunk: Buffer) => {
-    const text = chunk.toString("utf8");
-    output += text;
-    for (const line of text.split("\n")) if (line.trim()) options.onLine?.(line);
-  };
-  child.stdout.on("data", lines);
-  child.stderr.on("data", lines);
-  const done = new Promise<{ code: number | null; output: string }>((resolve, reject) => {
+  const done = (async () => {
+    let timedOut = false;
     const timer = setTimeout(() => {
-      killGroup(child.pid);
-      reject(new Error(`${command} ${args.join(" ")} timed out after ${options.timeoutMs} ms`));
+      timedOut = true;
+      void child.stop(5_000);
     }, options.timeoutMs);
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      if (code === 0) resolve({ code, output });
-      else
-        reject(
-          new Error(`${command} ${args.join(" ")} exited with ${code}:\n${output.slice(-2000)}`),
-        );
-    });
-  });
-  return { pid: child.pid ?? -1, done };
+    const { code } = await child.exited;
+    clearTimeout(timer);
+    const what = `${command} ${args.join(" ")}`;
+    if (timedOut) throw new Error(`${what} timed out after ${options.timeoutMs} ms`);
+    if (code !== 0) throw new Error(`${what} exited with ${code}:\n${output.slice(-2000)}`);
+    return { code, output };
+  })();
+  return { pid: child.pid, done };
 }
 
 export function killGroup(pid: number | undefined, signal: NodeJS.Signals = "SIGTERM"): void {
-  if (!pid) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // already gone
-  }
+  if (pid) signalGroup(pid, signal);
 }
 
 /** A memory field of /proc/<pid>/status (VmRSS now, VmHWM the peak) in bytes; 0 when gone. */

@@ -3,19 +3,8 @@
  * straight through the API's database module: bulk SQL, not HTTP, so 100,000 rows take seconds.
  * A seed is named on the command line.
  */
-import { createRequire } from "node:module";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
-import type { Database } from "../../packages/api/src/db/client.ts";
-
-// drizzle-orm is the API's dependency, not the root's: load the very ESM build the API uses.
-const apiRequire = createRequire(
-  path.resolve(import.meta.dirname, "../../packages/api/package.json"),
-);
-const drizzleDir = path.dirname(apiRequire.resolve("drizzle-orm"));
-const { sql } = (await import(
-  pathToFileURL(path.join(drizzleDir, "index.js")).href
-)) as typeof import("../../packages/api/node_modules/drizzle-orm/index.js");
+import type { Database } from "@collectibles/api/embed";
+import { sql } from "drizzle-orm";
 
 export type Seed = (db: Database, rows: number) => Promise<Record<string, number>>;
 

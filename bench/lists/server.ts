@@ -8,17 +8,12 @@
  * Listens on 127.0.0.1 (any free port) and reports `{ url, key?, seeded? }` over IPC. On SIGTERM
  * it closes, and drops the PostgreSQL database it made.
  */
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
-import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 
-const apiRequire = createRequire(
-  path.resolve(import.meta.dirname, "../../packages/api/package.json"),
-);
 const [mode, ...args] = process.argv.slice(2);
 const cleanups: (() => Promise<void>)[] = [];
 
@@ -49,7 +44,7 @@ async function bareHttp(bodyFile: string): Promise<void> {
 }
 
 async function bareExpress(bodyFile: string): Promise<void> {
-  const express = apiRequire("express") as typeof import("express");
+  const { default: express } = await import("express");
   const data = JSON.parse(fs.readFileSync(bodyFile, "utf8"));
   const app = express();
   app.get("/{*path}", (_req, res) => {
@@ -60,33 +55,24 @@ async function bareExpress(bodyFile: string): Promise<void> {
 
 /** A new PostgreSQL database next to the one `adminUrl` names; dropped at exit. */
 async function createPostgresDatabase(adminUrl: string): Promise<string> {
-  const pg = apiRequire("pg") as typeof import("pg");
-  const name = `bench_lists_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  cleanups.push(async () => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(`drop database if exists ${name} with (force)`);
-    await client.end();
-  });
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
+  const { createPostgresDatabase: create } = await import("@collectibles/devkit/postgres");
+  const database = await create(adminUrl, "bench_lists");
+  cleanups.push(database.drop);
+  return database.url;
 }
 
 async function api(driver: string, seedName: string, rows: number): Promise<void> {
   // Imported here, not at the top, so the bare baselines load nothing of the API.
-  const { createApp } = await import("../../packages/api/src/app.ts");
-  const { createApiKey } = await import("../../packages/api/src/db/apiKeys.ts");
-  const { openDatabase } = await import("../../packages/api/src/db/client.ts");
-  const { parseEnv } = await import("../../packages/api/src/env.ts");
-  const { LocalImageStorage } = await import("../../packages/api/src/images/imageStorage.ts");
-  const { createLogger } = await import("../../packages/api/src/logger.ts");
-  const { TEST_MNEMONIC } = await import("../../packages/api/src/test/constants.ts");
-  const { createWallets } = await import("../../packages/api/src/wallets/wallets.ts");
+  const {
+    createApiKey,
+    createApp,
+    createLogger,
+    createWallets,
+    LocalImageStorage,
+    openDatabase,
+    parseEnv,
+  } = await import("@collectibles/api/embed");
+  const { DEV_MNEMONIC: TEST_MNEMONIC } = await import("@collectibles/devkit/chain");
   const { seeds } = await import("./seeds.ts");
   const seed = seeds[seedName];
   if (!seed) throw new Error(`unknown seed ${seedName}; known: ${Object.keys(seeds).join(", ")}`);

@@ -6,16 +6,17 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
 import { collectiblesAbi } from "@collectibles/contracts";
+import { DEV_ACCOUNTS, type LocalChain, startLocalChain } from "@collectibles/devkit/chain";
 import { createPublicClient, getAddress, http } from "viem";
 import { deployOptionsFromEnv, deployWithIgnition } from "../scripts/deployWithIgnition.ts";
 import { collectiblesArtifact, deployRoot } from "../src/artifact.ts";
 import { getDeployment } from "../src/index.ts";
-import { type LocalChain, startLocalChain } from "../src/testing.ts";
-import { ACCOUNT_3 as ADMIN, ACCOUNT_4 as MINTER } from "../testkit/accounts.ts";
-import { assertSameBytecode } from "../testkit/bytecode.ts";
-import { fakeHre } from "../testkit/fakeHre.ts";
-import { runDeployScript } from "../testkit/processes.ts";
+import { assertSameBytecode } from "../test-support/bytecode.ts";
+import { runDeployScript } from "../test-support/deployScript.ts";
+import { fakeHre } from "../test-support/fakeHre.ts";
 
+const ADMIN = DEV_ACCOUNTS[3].address;
+const MINTER = DEV_ACCOUNTS[4].address;
 const folder = mkdtempSync(path.join(tmpdir(), "deploy-script-"));
 const dir = pathToFileURL(`${folder}/`);
 // Its own Ignition journal, so the test never touches the one of your `pnpm deploy:local`.

@@ -1,5 +1,5 @@
 /**
- * The real-chain path, offline: a Hardhat node with a chain id that is neither 31337 nor 1337
+ * The real-chain path, offline: a local node with a chain id that is neither 31337 nor 1337
  * stands in for a real chain. Ignition treats it as one (confirmation prompt, 5 confirmations),
  * hardhat-verify accepts it, the key comes from DEPLOYER_PRIVATE_KEY, and a fake explorer records
  * what verification submits.
@@ -13,6 +13,12 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
 import { collectiblesAbi } from "@collectibles/contracts";
+import {
+  DEV_ACCOUNT_0,
+  DEV_ACCOUNTS,
+  type LocalChain,
+  startLocalChain,
+} from "@collectibles/devkit/chain";
 import { concatHex, createPublicClient, encodeAbiParameters, type Hex, http } from "viem";
 import { deployWithIgnition } from "../scripts/deployWithIgnition.ts";
 import {
@@ -22,28 +28,24 @@ import {
   hardhatCli,
   node22,
 } from "../src/artifact.ts";
-import { type HardhatNode, startHardhatNode } from "../src/hardhatNode.ts";
 import { type Deployment, getDeployment } from "../src/index.ts";
-import { deployCollectibles, HARDHAT_ACCOUNT_0 } from "../src/testing.ts";
-import {
-  ACCOUNT_1 as DEPLOYER,
-  ACCOUNT_1_KEY as DEPLOYER_KEY,
-  ACCOUNT_4 as MINTER,
-} from "../testkit/accounts.ts";
-import { assertSameBytecode } from "../testkit/bytecode.ts";
-import { type FakeExplorer, startFakeExplorer } from "../testkit/fakeExplorer.ts";
-import { fakeHre } from "../testkit/fakeHre.ts";
-import { run, runDeployScript } from "../testkit/processes.ts";
+import { deployCollectibles } from "../src/testing.ts";
+import { assertSameBytecode } from "../test-support/bytecode.ts";
+import { run, runDeployScript } from "../test-support/deployScript.ts";
+import { type FakeExplorer, startFakeExplorer } from "../test-support/fakeExplorer.ts";
+import { fakeHre } from "../test-support/fakeHre.ts";
 
 const CHAIN_ID = 424242;
+const { address: DEPLOYER, privateKey: DEPLOYER_KEY } = DEV_ACCOUNTS[1];
+const MINTER = DEV_ACCOUNTS[4].address;
 const folder = mkdtempSync(path.join(tmpdir(), "deploy-real-chain-"));
 const dir = pathToFileURL(`${folder}/`);
 const deploymentId = `test-${randomBytes(4).toString("hex")}`;
 const journal = path.join(deployRoot, "ignition", "deployments", deploymentId);
 
-let chain: HardhatNode;
+let chain: LocalChain;
 before(async () => {
-  chain = await startHardhatNode({ chainId: CHAIN_ID });
+  chain = await startLocalChain({ chainId: CHAIN_ID });
 });
 after(async () => {
   await chain?.stop();
@@ -145,8 +147,8 @@ describe("verification on Etherscan, Blockscout and Sourcify, offline", () => {
         "live",
         deployment.address,
         "0",
-        HARDHAT_ACCOUNT_0,
-        HARDHAT_ACCOUNT_0,
+        DEV_ACCOUNT_0,
+        DEV_ACCOUNT_0,
       ],
       {
         ...liveEnv(),
@@ -210,7 +212,7 @@ describe("verification on Etherscan, Blockscout and Sourcify, offline", () => {
     // Creation code + the submitted constructor arguments = the deployment transaction's input.
     const args = encodeAbiParameters(
       [{ type: "uint48" }, { type: "address" }, { type: "address" }],
-      [0, HARDHAT_ACCOUNT_0, HARDHAT_ACCOUNT_0],
+      [0, DEV_ACCOUNT_0, DEV_ACCOUNT_0],
     );
     const etherscan = explorer.submissions.find((s) => s.explorer === "etherscan");
     assert.equal(`0x${etherscan?.constructorArguments}`, args);

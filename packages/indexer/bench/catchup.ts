@@ -1,7 +1,7 @@
 /**
  * Benchmark: historical catch-up speed of the indexer, in events per second.
  *
- * One run: a fresh Hardhat node, the contract, one collectible and N claims minted with claimBatch
+ * One run: a fresh local chain, the contract, one collectible and N claims minted with claimBatch
  * (100 per transaction), then 31 empty blocks so every claim is past Ponder's 30-block finality
  * and indexed as history. Then, for PGlite and PostgreSQL, a fresh `ponder start` of the indexer
  * and of a baseline app (same config, same tables, empty handlers) catches up from the
@@ -17,22 +17,21 @@
  */
 
 import { randomUUID } from "node:crypto";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
-import { deployCollectibles, startLocalChain } from "@collectibles/deploy/testing";
+import { deployCollectibles } from "@collectibles/deploy/testing";
+import { startLocalChain } from "@collectibles/devkit/chain";
+import type { PonderLogLine } from "@collectibles/devkit/ponder";
+import {
+  createPostgresDatabase as createTestDatabase,
+  redactPassword as redact,
+  type ThrowAwayDatabase as TestDatabase,
+} from "@collectibles/devkit/postgres";
 import type { Address } from "viem";
 import { collectible, createClient, eq, schema } from "../client.ts";
 import { chainActions } from "../test/chainActions.ts";
-import {
-  createTestDatabase,
-  indexerRoot,
-  type PonderLogLine,
-  redact,
-  removeDataDir,
-  startIndexer,
-  type TestDatabase,
-} from "../testing/startIndexer.ts";
+import { indexerRoot, startIndexer } from "../testing/startIndexer.ts";
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 1);
@@ -80,7 +79,7 @@ async function main() {
 
   const started = Date.now();
   const loadAtStart = os.loadavg().map((n) => Number(n.toFixed(2)));
-  log(`starting a Hardhat node and deploying (load average ${loadAtStart.join(" ")})`);
+  log(`starting a local chain and deploying (load average ${loadAtStart.join(" ")})`);
   const chain = await startLocalChain();
   const deploymentsDir = mkdtempSync(path.join(tmpdir(), "indexer-bench-deployments-"));
   const dirs: string[] = [deploymentsDir];
@@ -242,7 +241,7 @@ async function main() {
     const markdown = [
       "# Indexer historical catch-up",
       "",
-      `${result.date}: ${EVENTS} claim events (claimBatch of ${BATCH}) from a local Hardhat node, ` +
+      `${result.date}: ${EVENTS} claim events (claimBatch of ${BATCH}) from a local chain (anvil), ` +
         `Ponder ${result.ponder}, Node ${process.version}, ${result.machine.cpus} × ${result.machine.cpu} ` +
         `(load average ${loadAtStart[0]} at start); median of ${RUNS} run(s). ` +
         "Produced by `pnpm --filter @collectibles/indexer bench`.",
@@ -265,7 +264,7 @@ async function main() {
   } finally {
     await chain.stop();
     for (const db of databases) await db.drop().catch(() => {});
-    for (const dir of dirs) removeDataDir(dir);
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -1,10 +1,10 @@
 /**
  * What the tests and the benchmark do on the chain: create collectibles, claim, transfer, reorg.
- * Transactions are signed here with Hardhat's development accounts (account #0 is the minter).
+ * Transactions are signed here with the development accounts (account #0 is the minter).
  */
 import { randomUUID } from "node:crypto";
 import { collectiblesAbi, uuidToBytes16 } from "@collectibles/contracts";
-import { HARDHAT_MNEMONIC } from "@collectibles/deploy/testing";
+import { DEV_MNEMONIC } from "@collectibles/devkit/chain";
 import {
   type Address,
   createPublicClient,
@@ -43,7 +43,7 @@ export function chainActions(rpcUrl: string, contract: Address) {
   const publicClient = createPublicClient({ chain: hardhatLocal, transport, pollingInterval: 50 });
   // The 20 funded accounts of `hardhat node`; tests give each scenario its own holders.
   const accounts = Array.from({ length: 20 }, (_, addressIndex) =>
-    mnemonicToAccount(HARDHAT_MNEMONIC, { addressIndex }),
+    mnemonicToAccount(DEV_MNEMONIC, { addressIndex }),
   );
   const wallets = accounts.map((account) =>
     createWalletClient({ account, chain: hardhatLocal, transport }),
@@ -63,7 +63,7 @@ export function chainActions(rpcUrl: string, contract: Address) {
 
   return {
     publicClient,
-    /** Addresses (lowercase) of Hardhat accounts #0 (the minter) to #19. */
+    /** Addresses (lowercase) of development accounts #0 (the minter) to #19. */
     addresses: accounts.map((a) => a.address.toLowerCase() as Address),
 
     async createCollectible(opts: {

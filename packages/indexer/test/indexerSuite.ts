@@ -1,13 +1,20 @@
 /**
  * The indexer's end-to-end suite, run once per database (see pglite.test.ts, postgres.test.ts):
- * a real Hardhat node, the real contract, `ponder start` as a child process, and every assertion
+ * a real local chain (anvil), the real contract, `ponder start` as a child process, and every assertion
  * made through the reader module the API uses.
  */
-import { appendFileSync, mkdtempSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { tokenIdOf } from "@collectibles/contracts";
-import { deployCollectibles, type LocalChain, startLocalChain } from "@collectibles/deploy/testing";
+import { deployCollectibles } from "@collectibles/deploy/testing";
+import { type LocalChain, startLocalChain } from "@collectibles/devkit/chain";
+import type { PonderLogLine } from "@collectibles/devkit/ponder";
+import {
+  createPostgresDatabase as createTestDatabase,
+  type ThrowAwayDatabase as TestDatabase,
+} from "@collectibles/devkit/postgres";
+import { killAllProcesses as killAllIndexers } from "@collectibles/devkit/processes";
 import type { Address, TransactionReceipt } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import {
@@ -15,15 +22,7 @@ import {
   type IndexerReader,
   IndexerUnavailableError,
 } from "../indexerReader.ts";
-import {
-  createTestDatabase,
-  killAllIndexers,
-  type PonderLogLine,
-  type RunningIndexer,
-  removeDataDir,
-  startIndexer,
-  type TestDatabase,
-} from "../testing/startIndexer.ts";
+import { type RunningIndexer, startIndexer } from "../testing/startIndexer.ts";
 import { type ChainActions, chainActions } from "./chainActions.ts";
 import { waitUntil } from "./waitUntil.ts";
 
@@ -111,8 +110,8 @@ export function defineIndexerSuite(kind: DatabaseKind) {
       killAllIndexers();
       await chain?.stop();
       await database?.drop();
-      if (deploymentsDir) removeDataDir(deploymentsDir);
-      if (dataDir) removeDataDir(dataDir);
+      if (deploymentsDir) rmSync(deploymentsDir, { recursive: true, force: true });
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     });
 
     test("a created collectible is readable with its metadata, ids, counts and creation block", async () => {

@@ -1,20 +1,17 @@
 /**
  * Starting the indexer: the mistakes an operator can make stop it with the fix in the message,
- * and a fresh Hardhat node never sees the rows of the node before it (PGlite, the default).
+ * and a fresh local chain never sees the rows of the node before it (PGlite, the default).
  */
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { deployCollectibles, type LocalChain, startLocalChain } from "@collectibles/deploy/testing";
+import { deployCollectibles } from "@collectibles/deploy/testing";
+import { type LocalChain, startLocalChain } from "@collectibles/devkit/chain";
+import { killAllProcesses as killAllIndexers } from "@collectibles/devkit/processes";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createIndexerReader } from "../indexerReader.ts";
-import {
-  killAllIndexers,
-  type RunningIndexer,
-  removeDataDir,
-  startIndexer,
-} from "../testing/startIndexer.ts";
+import { type RunningIndexer, startIndexer } from "../testing/startIndexer.ts";
 import { chainActions } from "./chainActions.ts";
 import { waitUntil } from "./waitUntil.ts";
 
@@ -39,7 +36,7 @@ describe.concurrent("indexer start-up", () => {
     for (const indexer of indexers) await indexer.stop();
     killAllIndexers();
     for (const c of chains) await c.stop();
-    for (const dir of dirs) removeDataDir(dir);
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
   test("without a deployment for the chain it exits, naming the command that deploys", async () => {
@@ -74,7 +71,7 @@ describe.concurrent("indexer start-up", () => {
     await expect(start).rejects.toThrow(/RPC_URL http:\/\/127\.0\.0\.1:9 is unreachable/);
   });
 
-  test("a fresh Hardhat node starts from empty tables, not the previous node's rows", async () => {
+  test("a fresh local chain starts from empty tables, not the previous node's rows", async () => {
     // Same data folder, same chain id, same contract address and deployment block: only the
     // chain instance differs.
     const dataDir = tempDir("indexer-data-");

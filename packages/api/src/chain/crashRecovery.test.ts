@@ -8,10 +8,14 @@
  * token more on-chain. The fault points come from a seeded random source: the seed is printed,
  * `FAULT_SEED=<n>` replays it.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import {
+  killAllProcesses,
+  type ManagedProcess,
+  startProcess,
+} from "@collectibles/devkit/processes";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { claimedOnChain, expectAgreement } from "../test/agreement.ts";
 import { type ChainStack, startChainStack } from "../test/chainStack.ts";
@@ -28,7 +32,6 @@ let stack: ChainStack;
 let dataDir: string;
 let dropDatabase: (() => Promise<void>) | undefined;
 let env: Record<string, string>;
-const children = new Set<ChildProcess>();
 
 beforeAll(async () => {
   stack = await startChainStack();
@@ -57,7 +60,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const child of children) child.kill("SIGKILL");
+  killAllProcesses();
   await stack?.stop();
   await dropDatabase?.();
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
@@ -65,44 +68,21 @@ afterAll(async () => {
 
 interface RunningApi {
   url: string;
-  child: ChildProcess;
-  exited: Promise<void>;
+  process: ManagedProcess;
 }
 
 /** Starts `src/index.ts` and resolves with its base URL once it listens. */
 async function startApi(): Promise<RunningApi> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/index.ts"], {
+  const api = startProcess({
+    name: "the API",
+    command: process.execPath,
+    args: ["--import", "tsx", "src/index.ts"],
     cwd: apiRoot,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
   });
-  children.add(child);
-  const exited = new Promise<void>((resolve) => {
-    child.once("exit", () => {
-      children.delete(child);
-      resolve();
-    });
-  });
-  let output = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    // The first PGlite start migrates from nothing: slow on a loaded machine.
-    const timer = setTimeout(() => reject(new Error(`API did not start:\n${output}`)), 180_000);
-    const onData = (chunk: Buffer) => {
-      output = (output + chunk.toString()).slice(-20_000);
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    };
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`API exited (${code}):\n${output}`));
-    });
-  });
-  return { url, child, exited };
+  // The first PGlite start migrates from nothing: slow on a loaded machine.
+  const line = await api.waitForLine(/listening on http:\/\/\S+/, 180_000);
+  return { url: /listening on (http:\/\/\S+)/.exec(line)?.[1] ?? "", process: api };
 }
 
 function call(url: string, method: string, urlPath: string, json?: unknown) {
@@ -152,8 +132,8 @@ it("every claim accepted across three SIGKILLs of a 500-claim burst is confirmed
 
   /** SIGKILL, wait until the process is gone, start a new one on the same data. */
   const restart = async (old: RunningApi): Promise<RunningApi> => {
-    old.child.kill("SIGKILL");
-    await old.exited;
+    process.kill(old.process.pid, "SIGKILL");
+    await old.process.exited;
     kills++;
     unmintedAtKill.push(accepted.size - Number(await claimedOnChain(stack, collectibleId)));
     return startApi();
@@ -230,6 +210,5 @@ it("every claim accepted across three SIGKILLs of a 500-claim burst is confirmed
   for (const [i, id] of accepted) expect(ids.has(id), `accepted claim ${i} ${context}`).toBe(true);
   expect(new Set(claims.map((claim) => claim.claimed_by_id)).size, context).toBe(CLAIMS);
 
-  last.child.kill("SIGTERM");
-  await last.exited;
+  await last.process.stop();
 }, 900_000);

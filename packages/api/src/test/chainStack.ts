@@ -1,6 +1,6 @@
 /**
- * A real chain, contract and indexer for the chain tests: a throw-away Hardhat node, Collectibles
- * deployed to it (relayer = Hardhat account #0, the minter), and a Ponder indexer on its own
+ * A real chain, contract and indexer for the chain tests: a throw-away local chain, Collectibles
+ * deployed to it (relayer = development account #0, the minter), and a Ponder indexer on its own
  * temporary PGlite, which can be stopped and started again on the same URL and data (indexer-down
  * tests). Optionally behind a TCP proxy that can cut the RPC (chain-down tests).
  */
@@ -8,8 +8,9 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { freePort } from "@collectibles/deploy/childProcesses";
-import { deployCollectibles, startLocalChain } from "@collectibles/deploy/testing";
+import { deployCollectibles } from "@collectibles/deploy/testing";
+import { startLocalChain } from "@collectibles/devkit/chain";
+import { freePort } from "@collectibles/devkit/processes";
 import { type RunningIndexer, startIndexer } from "@collectibles/indexer/testing";
 import { type Address, createPublicClient, http, type PublicClient } from "viem";
 

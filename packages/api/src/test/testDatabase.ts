@@ -2,9 +2,11 @@
  * A fresh, migrated database for one test file, on the driver of the running vitest project:
  * PGlite in memory (from the run's template) or a new PostgreSQL database, dropped at close.
  */
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import pg from "pg";
+import {
+  createPostgresDatabase as createThrowAwayDatabase,
+  type ThrowAwayDatabase,
+} from "@collectibles/devkit/postgres";
 import { inject } from "vitest";
 import { type DatabaseHandle, openDatabase } from "../db/client.ts";
 
@@ -23,31 +25,9 @@ export interface TestDatabase extends DatabaseHandle {
   url?: string;
 }
 
-/** A new empty PostgreSQL database; `drop()` removes it. */
-export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const adminUrl = inject("postgresUrl");
-  const name = `api_test_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`create database ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      try {
-        await client.query(`drop database if exists ${name} with (force)`);
-      } finally {
-        await client.end();
-      }
-    },
-  };
+/** A new empty PostgreSQL database on the run's server; `drop()` removes it. */
+export function createPostgresDatabase(): Promise<ThrowAwayDatabase> {
+  return createThrowAwayDatabase(inject("postgresUrl"), "api_test");
 }
 
 export async function createTestDatabase(): Promise<TestDatabase> {

@@ -1,0 +1,22 @@
+/**
+ * `pnpm chain`: only the local chain (anvil), on CHAIN_PORT (default 8545), chain id 31337, in
+ * the foreground until Ctrl-C. With CHAIN_STATE=<file> it continues the chain kept in that file.
+ */
+import { startLocalChain } from "../localChain.ts";
+
+const port = Number(process.env.CHAIN_PORT ?? 8545);
+if (!Number.isInteger(port) || port < 1 || port > 65_535) {
+  process.stderr.write(`CHAIN_PORT must be a port number, got "${process.env.CHAIN_PORT}"\n`);
+  process.exit(1);
+}
+const stateFile = process.env.CHAIN_STATE || undefined;
+const chain = await startLocalChain({ port, stateFile });
+process.stdout.write(
+  `Local chain (anvil) at ${chain.rpcUrl}, chain id ${chain.chainId}` +
+    `${stateFile ? `, state in ${stateFile}` : ", not kept after it stops"}. Ctrl-C stops it.\n`,
+);
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    void chain.stop().then(() => process.exit(0));
+  });
+}

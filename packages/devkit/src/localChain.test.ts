@@ -1,0 +1,103 @@
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { DEV_ACCOUNT_0, DEV_ACCOUNTS, startLocalChain } from "./localChain.ts";
+import { killAllProcesses, portAnswers, runToEnd } from "./processes.ts";
+
+const folder = mkdtempSync(path.join(tmpdir(), "devkit-chain-"));
+afterAll(() => {
+  killAllProcesses();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+async function rpc<T>(rpcUrl: string, method: string, params: unknown[] = []): Promise<T> {
+  const response = await fetch(rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  const body = (await response.json()) as { result?: T; error?: { message: string } };
+  if (body.error) throw new Error(body.error.message);
+  return body.result as T;
+}
+
+const RECEIVER = "0x000000000000000000000000000000000000bEEF";
+
+describe("startLocalChain", () => {
+  it("starts anvil on the chain id asked for, funding the development accounts", async () => {
+    const chain = await startLocalChain({ chainId: 424242 });
+    expect(Number(await rpc<string>(chain.rpcUrl, "eth_chainId"))).toBe(424242);
+    const accounts = await rpc<string[]>(chain.rpcUrl, "eth_accounts");
+    expect(accounts.slice(0, DEV_ACCOUNTS.length)).toEqual(
+      DEV_ACCOUNTS.map((account) => account.address.toLowerCase()),
+    );
+    await chain.stop();
+  });
+
+  it("continues the same chain after a restart with a state file: blocks, balances, hashes", async () => {
+    const stateFile = path.join(folder, "state.json");
+    const first = await startLocalChain({ stateFile });
+    await rpc(first.rpcUrl, "eth_sendTransaction", [
+      { from: DEV_ACCOUNT_0, to: RECEIVER, value: "0x1234" },
+    ]);
+    const block = await rpc<{ number: string; hash: string }>(
+      first.rpcUrl,
+      "eth_getBlockByNumber",
+      ["latest", false],
+    );
+    await first.stop();
+    expect(statSync(stateFile).size).toBeGreaterThan(0);
+
+    const second = await startLocalChain({ stateFile });
+    const again = await rpc<{ hash: string } | null>(second.rpcUrl, "eth_getBlockByNumber", [
+      block.number,
+      false,
+    ]);
+    expect(again?.hash).toBe(block.hash);
+    expect(await rpc<string>(second.rpcUrl, "eth_getBalance", [RECEIVER, "latest"])).toBe("0x1234");
+    await second.stop();
+  });
+
+  it("starts a new empty chain without a state file", async () => {
+    const chain = await startLocalChain();
+    expect(await rpc<string>(chain.rpcUrl, "eth_getBalance", [RECEIVER, "latest"])).toBe("0x0");
+    expect(Number(await rpc<string>(chain.rpcUrl, "eth_blockNumber"))).toBe(0);
+    await chain.stop();
+  });
+});
+
+describe("startLocalChain failures and clean-up", () => {
+  it("rejects with the node's own message when the port is taken", async () => {
+    const server: Server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as { port: number };
+    try {
+      await expect(startLocalChain({ port })).rejects.toThrow(/exited[\s\S]*in use/i);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("kills the node when the process that started it exits without stop()", async () => {
+    const script = [
+      `import { startLocalChain } from ${JSON.stringify(new URL("./localChain.ts", import.meta.url).href)};`,
+      "const chain = await startLocalChain();",
+      "console.log(chain.rpcUrl);",
+      // No stop(): the exit hook must end the node.
+    ].join("\n");
+    const { code, output } = await runToEnd({
+      name: "a script that forgets stop()",
+      command: process.execPath,
+      args: ["--input-type=module", "-e", script],
+      timeoutMs: 60_000,
+    });
+    expect(code, output).toBe(0);
+    const rpcUrl = output.trim().split("\n").at(-1) ?? "";
+    expect(rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    // The node gets SIGKILL synchronously at exit; give the kernel a moment to reap it.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await portAnswers(Number(new URL(rpcUrl).port))).toBe(false);
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * Throw-away PostgreSQL databases for tests and benchmarks: each run gets a database of its own
+ * on the server a URL names, so it never sees another run's tables, and drops it at the end.
+ */
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+
+export interface ThrowAwayDatabase {
+  /** Connection string of the new database. */
+  url: string;
+  /** Drops the database (connections still open are ended first). */
+  drop(): Promise<void>;
+}
+
+/** Creates a new empty database; fails, never skips, when the server cannot be reached. */
+export async function createPostgresDatabase(
+  serverUrl: string,
+  prefix = "test",
+): Promise<ThrowAwayDatabase> {
+  const name = `${prefix}_${randomBytes(6).toString("hex")}`;
+  await asAdmin(serverUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () =>
+      asAdmin(serverUrl, (client) =>
+        client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+      ),
+  };
+}
+
+async function asAdmin(serverUrl: string, work: (client: pg.Client) => Promise<unknown>) {
+  const client = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 5_000 });
+  try {
+    await client.connect();
+  } catch (error) {
+    throw new Error(
+      `PostgreSQL at ${redactPassword(serverUrl)} is unreachable (${(error as Error).message}). ` +
+        "Start it with scripts/ci-postgres.sh, or point TEST_DATABASE_URL at a server.",
+    );
+  }
+  try {
+    await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A connection string without its password, for messages. */
+export function redactPassword(connectionString: string): string {
+  try {
+    const url = new URL(connectionString);
+    if (url.password) url.password = "***";
+    return url.toString();
+  } catch {
+    return "<invalid connection string>";
+  }
+}

@@ -1,0 +1,113 @@
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  freePort,
+  httpAnswers,
+  killAllProcesses,
+  portAnswers,
+  runToEnd,
+  startProcess,
+} from "./processes.ts";
+
+afterAll(killAllProcesses);
+
+const node = (script: string, name = "script") =>
+  startProcess({ name, command: process.execPath, args: ["-e", script] });
+
+/** Whether a process with this id still exists. */
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe("startProcess", () => {
+  it("resolves waitForLine with the line once the process prints it", async () => {
+    const child = node(
+      `console.log("starting"); setTimeout(() => console.log("ready on 42"), 200); setInterval(() => {}, 1000);`,
+    );
+    expect(await child.waitForLine(/ready on \d+/, 5_000)).toBe("ready on 42");
+    expect(child.tail()).toContain("starting");
+    await child.stop();
+  });
+
+  it("rejects a wait with the output tail when the process exits first", async () => {
+    const child = node(`console.error("cannot bind: address already in use"); process.exit(3);`);
+    await expect(child.waitForLine(/^ready$/, 5_000)).rejects.toThrow(/address already in use/);
+    expect(await child.exited).toEqual({ code: 3, signal: null });
+  });
+
+  it("waits until a check passes, for a server that needs time to listen", async () => {
+    const port = await freePort();
+    const child = node(
+      `setTimeout(() => require("node:http").createServer((q, s) => s.end("ok")).listen(${port}, "127.0.0.1"), 300);`,
+    );
+    await child.waitUntil("answering", () => httpAnswers(`http://127.0.0.1:${port}/`), 5_000);
+    expect(await portAnswers(port)).toBe(true);
+    await child.stop();
+    expect(await portAnswers(port)).toBe(false);
+  });
+
+  it("stops the whole process group, killing what ignores the signal after the grace period", async () => {
+    // A parent that ignores SIGTERM, with a grandchild that does too.
+    const child = node(
+      `process.on("SIGTERM", () => {});
+       const grandchild = require("node:child_process").spawn(process.execPath, ["-e", "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)"], { stdio: "ignore" });
+       console.log("grandchild " + grandchild.pid);
+       setInterval(() => {}, 1000);`,
+    );
+    const grandchild = Number((await child.waitForLine(/^grandchild \d+/, 5_000)).split(" ")[1]);
+    const result = await child.stop(300);
+    expect(result.forced).toBe(true);
+    expect(result.signal).toBe("SIGKILL");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(alive(grandchild)).toBe(false);
+  });
+
+  it("ends a stall: a paused process answers nothing until resumed", async () => {
+    const port = await freePort();
+    const child = node(
+      `require("node:http").createServer((q, s) => s.end("ok")).listen(${port}, "127.0.0.1", () => console.log("up"));`,
+    );
+    await child.waitForLine(/^up$/, 5_000);
+    child.pause();
+    expect(await httpAnswers(`http://127.0.0.1:${port}/`)).toBe(false);
+    child.resume();
+    expect(await httpAnswers(`http://127.0.0.1:${port}/`)).toBe(true);
+    await child.stop();
+  });
+
+  it("passes a child's message on, over a channel of its own", async () => {
+    const child = startProcess({
+      name: "reporter",
+      command: process.execPath,
+      args: ["-e", `process.send({ url: "http://127.0.0.1:1" }); setInterval(() => {}, 1000);`],
+      ipc: true,
+      discardStdout: true,
+    });
+    expect(await child.nextMessage(5_000)).toEqual({ url: "http://127.0.0.1:1" });
+    await child.stop();
+  });
+});
+
+describe("runToEnd", () => {
+  it("answers the exit code and everything printed, and kills a command past its time", async () => {
+    const done = await runToEnd({
+      name: "echo",
+      command: process.execPath,
+      args: ["-e", `console.log("one"); console.error("two"); process.stdout.write("three")`],
+      timeoutMs: 5_000,
+    });
+    expect(done.code).toBe(0);
+    expect(done.output.trim().split("\n").sort()).toEqual(["one", "three", "two"]);
+    const stuck = await runToEnd({
+      name: "stuck",
+      command: process.execPath,
+      args: ["-e", "setInterval(() => {}, 1000)"],
+      timeoutMs: 300,
+    });
+    expect(stuck.signal).toBe("SIGTERM");
+  });
+});

@@ -1,0 +1,298 @@
+/**
+ * The one way this repository runs long-lived child processes (the local chain, the indexer, the
+ * API) for `pnpm start`, the tests and the benchmarks: each in its own process group, its output
+ * kept (a tail for error messages, optionally a log file and a line callback), waited for until
+ * it prints a line or answers, and stopped with its signal, then SIGKILL after a grace period.
+ *
+ * Every group still running is killed when this process exits, however it exits, so a failed or
+ * timed-out test never leaves a chain or an indexer behind.
+ */
+import { spawn } from "node:child_process";
+import { createWriteStream, type WriteStream } from "node:fs";
+import net, { type AddressInfo } from "node:net";
+
+export interface ProcessOptions {
+  /** Names the process in messages ("chain", "indexer", "api"). */
+  name: string;
+  command: string;
+  args: readonly string[];
+  cwd?: string;
+  /** The child's whole environment; defaults to this process's. */
+  env?: NodeJS.ProcessEnv;
+  /** Also write everything it prints to this file. */
+  logFile?: string;
+  /** Called with each line it prints. */
+  onLine?: (line: string) => void;
+  /** How `stop()` asks it to end (Ponder wants SIGINT). Default SIGTERM. */
+  stopSignal?: NodeJS.Signals;
+  /** Leave stdout unread: for a process whose stdout is a log firehose (a server under load). */
+  discardStdout?: boolean;
+  /** Open a message channel (`process.send` in a Node child); read with `nextMessage`. */
+  ipc?: boolean;
+}
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface StopResult extends Exit {
+  /** True when it had to be killed after the grace period. */
+  forced: boolean;
+}
+
+export interface ManagedProcess {
+  readonly name: string;
+  readonly pid: number;
+  /** Resolves when the process exits. */
+  readonly exited: Promise<Exit>;
+  running(): boolean;
+  /** The last output, for failure messages. */
+  tail(): string;
+  /** Resolves with the first line matching `pattern`; rejects if it exits or time runs out. */
+  waitForLine(pattern: RegExp, timeoutMs: number): Promise<string>;
+  /** Resolves once `check` answers true; rejects (with the output tail) if it exits first. */
+  waitUntil(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void>;
+  /** Asks it to stop, kills the whole group after `graceMs`, and resolves once it is gone. */
+  stop(graceMs?: number): Promise<StopResult>;
+  /** Freezes (SIGSTOP) or thaws (SIGCONT) the whole group: a stall, for fault tests. */
+  pause(): void;
+  resume(): void;
+  /** The next message the child sends over its channel (with `ipc`). */
+  nextMessage(timeoutMs: number): Promise<unknown>;
+}
+
+const TAIL_CHARS = 12_000;
+const tracked = new Set<number>();
+let cleanupInstalled = false;
+
+export function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+/** Kills every process group started here that still runs (e.g. in a test's `afterAll`). */
+export function killAllProcesses(): void {
+  for (const pid of tracked) signalGroup(pid, "SIGKILL");
+  tracked.clear();
+}
+
+function installCleanup(): void {
+  if (cleanupInstalled) return;
+  cleanupInstalled = true;
+  process.on("exit", killAllProcesses);
+  // A test runner ends its workers with a signal, and "exit" handlers do not run then.
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    const onSignal = () => {
+      killAllProcesses();
+      // Keep the default behaviour (exit by that signal) unless someone else handles it.
+      if (process.listenerCount(signal) === 1) {
+        process.removeListener(signal, onSignal);
+        process.kill(process.pid, signal);
+      }
+    };
+    process.on(signal, onSignal);
+  }
+}
+
+export function startProcess(options: ProcessOptions): ManagedProcess {
+  const child = spawn(options.command, [...options.args], {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    // Its own process group: stopping it stops everything it started.
+    detached: true,
+    stdio: [
+      "ignore",
+      options.discardStdout ? "ignore" : "pipe",
+      "pipe",
+      ...(options.ipc ? (["ipc"] as const) : []),
+    ],
+  });
+  const pid = child.pid;
+  if (pid === undefined) throw new Error(`could not start ${options.name} (${options.command})`);
+  installCleanup();
+  tracked.add(pid);
+
+  let tail = "";
+  const lineWaiters = new Set<{ pattern: RegExp; resolve(line: string): void }>();
+  const log: WriteStream | undefined = options.logFile
+    ? createWriteStream(options.logFile, { flags: "a" })
+    : undefined;
+  const onLine = (line: string) => {
+    options.onLine?.(line);
+    for (const waiter of lineWaiters) {
+      if (waiter.pattern.test(line)) {
+        lineWaiters.delete(waiter);
+        waiter.resolve(line);
+      }
+    }
+  };
+  // Lines are cut per stream, so stdout and stderr never splice into one line.
+  for (const stream of [child.stdout, child.stderr]) {
+    let partial = "";
+    stream?.on("data", (chunk: Buffer) => {
+      const text = chunk.toString("utf8");
+      log?.write(chunk);
+      tail = (tail + text).slice(-TAIL_CHARS);
+      const lines = (partial + text).split("\n");
+      partial = lines.pop() ?? "";
+      for (const line of lines) onLine(line);
+    });
+    stream?.on("end", () => {
+      if (partial) onLine(partial);
+    });
+  }
+  // A caller that forgets stop() must not keep its own process alive; the exit hook still kills.
+  child.unref();
+  for (const stream of [child.stdout, child.stderr])
+    (stream as { unref?(): void } | null)?.unref?.();
+
+  const exited = new Promise<Exit>((resolve) => {
+    // "close": the process has exited and its output streams are read to the end.
+    child.once("close", (code, signal) => {
+      tracked.delete(pid);
+      log?.end();
+      resolve({ code, signal });
+    });
+  });
+  const running = () => child.exitCode === null && child.signalCode === null;
+  const failure = (what: string) =>
+    new Error(`${options.name} ${what}. Its last output:\n${tail.slice(-4_000)}`);
+
+  let stopping: Promise<StopResult> | undefined;
+  return {
+    name: options.name,
+    pid,
+    exited,
+    running,
+    tail: () => tail,
+    waitForLine(pattern, timeoutMs) {
+      return new Promise<string>((resolve, reject) => {
+        const waiter = { pattern, resolve: done };
+        const timer = setTimeout(() => {
+          lineWaiters.delete(waiter);
+          reject(failure(`printed no line matching ${pattern} within ${timeoutMs} ms`));
+        }, timeoutMs);
+        function done(line: string) {
+          clearTimeout(timer);
+          resolve(line);
+        }
+        lineWaiters.add(waiter);
+        void exited.then((exit) => {
+          if (!lineWaiters.delete(waiter)) return;
+          clearTimeout(timer);
+          reject(failure(`exited (${exit.signal ?? exit.code}) before printing ${pattern}`));
+        });
+      });
+    },
+    async waitUntil(what, check, timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        if (!running()) throw failure(`exited before ${what}`);
+        if (await check().catch(() => false)) return;
+        if (Date.now() > deadline) throw failure(`was not ${what} after ${timeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+    stop(graceMs = 10_000) {
+      stopping ??= (async () => {
+        signalGroup(pid, "SIGCONT");
+        signalGroup(pid, options.stopSignal ?? "SIGTERM");
+        const timer = new Promise<"timeout">((resolve) => setTimeout(resolve, graceMs, "timeout"));
+        const forced = (await Promise.race([exited, timer])) === "timeout";
+        // Whatever the group still holds (workers, a wrapped binary) goes too.
+        signalGroup(pid, "SIGKILL");
+        return { ...(await exited), forced };
+      })();
+      return stopping;
+    },
+    pause: () => signalGroup(pid, "SIGSTOP"),
+    resume: () => signalGroup(pid, "SIGCONT"),
+    nextMessage(timeoutMs) {
+      if (!options.ipc) throw new Error(`${options.name} was started without a message channel`);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          child.off("message", onMessage);
+          reject(failure(`sent no message within ${timeoutMs} ms`));
+        }, timeoutMs);
+        function onMessage(message: unknown) {
+          clearTimeout(timer);
+          resolve(message);
+        }
+        child.once("message", onMessage);
+        void exited.then((exit) => {
+          if (!child.listeners("message").includes(onMessage)) return;
+          clearTimeout(timer);
+          child.off("message", onMessage);
+          reject(failure(`exited (${exit.signal ?? exit.code}) before sending a message`));
+        });
+      });
+    },
+  };
+}
+
+export interface RunResult extends Exit {
+  output: string;
+}
+
+/** Runs a command to its end and answers its exit and output; `timeoutMs` kills the group. */
+export async function runToEnd(
+  options: Omit<ProcessOptions, "stopSignal"> & { timeoutMs: number },
+): Promise<RunResult> {
+  let output = "";
+  const child = startProcess({
+    ...options,
+    onLine: (line) => {
+      output += `${line}\n`;
+      options.onLine?.(line);
+    },
+  });
+  const timer = setTimeout(() => void child.stop(2_000), options.timeoutMs);
+  const exit = await child.exited;
+  clearTimeout(timer);
+  return { ...exit, output };
+}
+
+/** A TCP port on 127.0.0.1 that was free a moment ago. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Whether something accepts TCP connections on `host:port`. */
+export function portAnswers(port: number, host = "127.0.0.1"): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host });
+    socket.setTimeout(1_000);
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("timeout", () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+/** Whether `url` answers 2xx within two seconds. */
+export async function httpAnswers(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+    await response.arrayBuffer();
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
