@@ -11,9 +11,9 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { portAnswers } from "@collectibles/devkit/processes";
 import { benchmarks } from "./benchmarks.ts";
 import { type Machine, renderMarkdown, renderSvg } from "./lib/report.ts";
 import type { BenchResult } from "./lib/result.ts";
@@ -31,21 +31,10 @@ const postgresUrl =
   process.env.TEST_DATABASE_URL ||
   "postgres://collectibles:collectibles@127.0.0.1:5432/collectibles_test";
 
+/** Whether a PostgreSQL server answers at the URL's host and port. */
 function reachable(url: string): Promise<boolean> {
   const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: hostname, port: Number(port || 5432) });
-    socket.setTimeout(2000);
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("timeout", () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once("error", () => resolve(false));
-  });
+  return portAnswers(Number(port || 5432), hostname);
 }
 
 const renderOnly = process.argv.includes("--render");

@@ -25,11 +25,14 @@ export function notFound(kind: Kind, id: string, field?: string, scope?: string)
   ]);
 }
 
-export function parentNotFound(id: string): NotFoundError {
-  return new NotFoundError("parent_not_found", `parent_id: no organization ${id}`, [
-    { field: "parent_id", code: "not_found", message: "no such organization" },
+export const parentNotFound = (id: string) =>
+  aboutField(NotFoundError, [
+    "parent_not_found",
+    "parent_id",
+    `no organization ${id}`,
+    "no such organization",
+    "not_found",
   ]);
-}
 
 export function imageNotFound(): NotFoundError {
   return new NotFoundError("image_not_found", "No such image");
@@ -63,29 +66,39 @@ export function organizationNotEmpty(
   );
 }
 
-export function parentRequired(): UnprocessableError {
-  return new UnprocessableError(
+type ErrorClass<E> = new (code: string, message: string, details?: ErrorDetail[]) => E;
+
+/** A refusal about one field: the message names the field, the detail says why in short. */
+function aboutField<E>(
+  Class: ErrorClass<E>,
+  [code, field, message, why, detailCode = code]: [string, string, string, string, string?],
+): E {
+  return new Class(code, `${field}: ${message}`, [{ field, code: detailCode, message: why }]);
+}
+
+export const parentRequired = () =>
+  aboutField(UnprocessableError, [
     "parent_required",
-    "parent_id: a key scoped to an organization can only place organizations inside its scope",
-    [{ field: "parent_id", code: "parent_required", message: "required for a scoped key" }],
-  );
-}
+    "parent_id",
+    "a key scoped to an organization can only place organizations inside its scope",
+    "required for a scoped key",
+  ]);
 
-export function parentCycle(): UnprocessableError {
-  return new UnprocessableError(
+export const parentCycle = () =>
+  aboutField(UnprocessableError, [
     "parent_cycle",
-    "parent_id: the organization would become its own ancestor",
-    [{ field: "parent_id", code: "parent_cycle", message: "would make a cycle" }],
-  );
-}
+    "parent_id",
+    "the organization would become its own ancestor",
+    "would make a cycle",
+  ]);
 
-export function collectibleFailed(): UnprocessableError {
-  return new UnprocessableError(
+export const collectibleFailed = () =>
+  aboutField(UnprocessableError, [
     "collectible_failed",
-    "collectible_id: the collectible could not be created on-chain",
-    [{ field: "collectible_id", code: "collectible_failed", message: "creation failed" }],
-  );
-}
+    "collectible_id",
+    "the collectible could not be created on-chain",
+    "creation failed",
+  ]);
 
 export function claimFailed(claimId: string, reason: string): UnprocessableError {
   return new UnprocessableError("claim_failed", `The chain refused claim ${claimId}: ${reason}`, [
@@ -93,13 +106,14 @@ export function claimFailed(claimId: string, reason: string): UnprocessableError
   ]);
 }
 
-export function idempotencyKeyReused(): UnprocessableError {
-  return new UnprocessableError(
+export const idempotencyKeyReused = () =>
+  aboutField(UnprocessableError, [
     "idempotency_key_reused",
-    "Idempotency-Key: this key was used for a different request; use a new key",
-    [{ field: "Idempotency-Key", code: "reused", message: "used for another request" }],
-  );
-}
+    "Idempotency-Key",
+    "this key was used for a different request; use a new key",
+    "used for another request",
+    "reused",
+  ]);
 
 export function idempotencyKeyInUse(): ConflictError {
   return new ConflictError(

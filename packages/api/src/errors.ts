@@ -25,11 +25,14 @@ export abstract class ApiError extends Error {
     this.code = code;
     this.details = details;
   }
+
+  override get name(): string {
+    return this.constructor.name;
+  }
 }
 
 /** The input is malformed: wrong type, unknown field, out-of-range value (400). */
 export class ValidationError extends ApiError {
-  override name = "ValidationError";
   readonly status = 400;
   constructor(message: string, details?: ErrorDetail[], code = "validation_error") {
     super(code, message, details);
@@ -38,7 +41,6 @@ export class ValidationError extends ApiError {
 
 /** No API key, an unknown one, or a revoked one (401). */
 export class UnauthorizedError extends ApiError {
-  override name = "UnauthorizedError";
   readonly status = 401;
   constructor(
     message = "A valid API key is required: use it as the Basic username (curl -u KEY:)",
@@ -49,13 +51,11 @@ export class UnauthorizedError extends ApiError {
 
 /** No such object, or one outside the key's organization scope (404). */
 export class NotFoundError extends ApiError {
-  override name = "NotFoundError";
   readonly status = 404;
 }
 
 /** The path exists, but not with this method; `allow` lists the methods it has (405). */
 export class MethodNotAllowedError extends ApiError {
-  override name = "MethodNotAllowedError";
   readonly status = 405;
   constructor(
     method: string,
@@ -68,13 +68,11 @@ export class MethodNotAllowedError extends ApiError {
 
 /** The request conflicts with existing state: a duplicate, a non-empty parent (409). */
 export class ConflictError extends ApiError {
-  override name = "ConflictError";
   readonly status = 409;
 }
 
 /** The body is larger than accepted (413). */
 export class PayloadTooLargeError extends ApiError {
-  override name = "PayloadTooLargeError";
   readonly status = 413;
   constructor(message: string, details?: ErrorDetail[], code = "payload_too_large") {
     super(code, message, details);
@@ -83,7 +81,6 @@ export class PayloadTooLargeError extends ApiError {
 
 /** The body's content type is not one the endpoint reads (415). */
 export class UnsupportedMediaTypeError extends ApiError {
-  override name = "UnsupportedMediaTypeError";
   readonly status = 415;
   constructor(message: string) {
     super("unsupported_media_type", message);
@@ -92,13 +89,11 @@ export class UnsupportedMediaTypeError extends ApiError {
 
 /** Well-formed but impossible, such as a parent that would make a cycle (422). */
 export class UnprocessableError extends ApiError {
-  override name = "UnprocessableError";
   readonly status = 422;
 }
 
 /** Too many requests; `retryAfterSeconds` goes into `Retry-After` (429). */
 export class RateLimitedError extends ApiError {
-  override name = "RateLimitedError";
   readonly status = 429;
   constructor(readonly retryAfterSeconds: number) {
     super("rate_limited", `Too many requests: retry after ${retryAfterSeconds} s`);
@@ -107,6 +102,5 @@ export class RateLimitedError extends ApiError {
 
 /** A dependency (database, chain, indexer) is unreachable or not configured (503). */
 export class ServiceUnavailableError extends ApiError {
-  override name = "ServiceUnavailableError";
   readonly status = 503;
 }

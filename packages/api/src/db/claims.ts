@@ -1,10 +1,9 @@
 /** Claim queries, within the caller's organization scope (through the claim's collectible). */
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Queryable } from "./client.ts";
-import { countRows, type ListCounts, listKey } from "./listCounts.ts";
-import { offsetOf, type PageRequest } from "./pagination.ts";
+import { listOf } from "./readers.ts";
 import { claims, collectibles, users } from "./schema.ts";
-import { type Scope, visibleCollectible } from "./scope.ts";
+import { type Scope, visibleClaim, visibleCollectible } from "./scope.ts";
 
 export type ClaimRow = typeof claims.$inferSelect;
 export type NewClaim = typeof claims.$inferInsert;
@@ -27,54 +26,26 @@ export async function findClaim(
   return row;
 }
 
-export interface ClaimFilters {
-  holderId?: string;
-  collectibleId?: string;
-  externalId?: string;
-}
-
 /**
- * One page of claims, oldest first. Visibility is decided per collectible (a hundred rows), not
- * per claim, and the page's ids come from the (created_at, id, collectible_id) index alone, so a
- * deep OFFSET walks index entries only; the full rows are read for the page's ids.
+ * A page of the claims the scope sees; `holder_id` is who claimed. Visibility is decided per
+ * collectible (a hundred rows), not per claim.
  */
-export async function listClaims(
-  q: Queryable,
-  scope: Scope,
-  filters: ClaimFilters,
-  page: PageRequest,
-  counts: ListCounts,
-): Promise<{ rows: ClaimWithOrganization[]; count: number }> {
-  const visibleCollectibles = q
-    .select({ id: collectibles.id })
-    .from(collectibles)
-    .where(visibleCollectible(scope));
-  const where = and(
-    inArray(claims.collectibleId, visibleCollectibles),
-    filters.holderId === undefined ? undefined : eq(claims.holderId, filters.holderId),
-    filters.collectibleId === undefined
-      ? undefined
-      : eq(claims.collectibleId, filters.collectibleId),
-    filters.externalId === undefined ? undefined : eq(claims.externalId, filters.externalId),
-  );
-  const count = await counts.get(listKey("claims", scope, filters), () =>
-    countRows(q, claims, where),
-  );
-  const pageIds = q
-    .select({ id: claims.id })
-    .from(claims)
-    .where(where)
-    .orderBy(asc(claims.createdAt), asc(claims.id))
-    .limit(page.limit)
-    .offset(offsetOf(page));
-  const rows = await q
-    .select({ claim: claims, organizationId: collectibles.organizationId })
-    .from(claims)
-    .innerJoin(collectibles, eq(collectibles.id, claims.collectibleId))
-    .where(inArray(claims.id, pageIds))
-    .orderBy(asc(claims.createdAt), asc(claims.id));
-  return { rows, count };
-}
+export const listClaims = listOf(
+  claims,
+  visibleClaim,
+  {
+    holder_id: claims.holderId,
+    collectible_id: claims.collectibleId,
+    external_id: claims.externalId,
+  },
+  (q, ids): Promise<ClaimWithOrganization[]> =>
+    q
+      .select({ claim: claims, organizationId: collectibles.organizationId })
+      .from(claims)
+      .innerJoin(collectibles, eq(collectibles.id, claims.collectibleId))
+      .where(ids)
+      .orderBy(asc(claims.createdAt), asc(claims.id)),
+);
 
 /** Whether the holder has a claim of the collectible that did not fail. */
 export async function hasClaimed(
@@ -124,17 +95,22 @@ export async function insertClaimWithinSupply(
   return taken.length > 0 ? row : undefined;
 }
 
-/** Confirmed claims per user. */
-export async function confirmedClaimsByHolder(
+/**
+ * Confirmed claims per holder (the user who claimed) or per collectible, for these ids, from the
+ * API's records.
+ */
+export async function confirmedClaimCounts(
   q: Queryable,
-  holderIds: string[],
+  per: "holder" | "collectible",
+  ids: string[],
 ): Promise<Map<string, number>> {
-  if (holderIds.length === 0) return new Map();
+  if (ids.length === 0) return new Map();
+  const column = per === "holder" ? claims.holderId : claims.collectibleId;
   const rows = await q
-    .select({ id: claims.holderId, count: sql<number>`count(*)::int` })
+    .select({ id: column, count: sql<number>`count(*)::int` })
     .from(claims)
-    .where(and(inArray(claims.holderId, holderIds), eq(claims.status, "confirmed")))
-    .groupBy(claims.holderId);
+    .where(and(inArray(column, ids), eq(claims.status, "confirmed")))
+    .groupBy(column);
   return new Map(rows.map((row) => [row.id, row.count]));
 }
 

@@ -2,65 +2,25 @@
  * Organization queries. Every read takes the caller's scope (`scope.ts`): what the key may not
  * see reads as absent.
  */
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Queryable } from "./client.ts";
-import { countRows, type ListCounts, listKey } from "./listCounts.ts";
-import { offsetOf, type PageRequest } from "./pagination.ts";
+import { findOf, listOf } from "./readers.ts";
 import { rowsOf } from "./rows.ts";
 import { organizations, users } from "./schema.ts";
-import { type Scope, visibleOrganization } from "./scope.ts";
+import { visibleOrganization } from "./scope.ts";
 
 export type OrganizationRow = typeof organizations.$inferSelect;
 export type NewOrganization = typeof organizations.$inferInsert;
 
-/** The active organization `id` if the scope may see it. `lock` takes a row lock (transactions). */
-export async function findOrganization(
-  q: Queryable,
-  id: string,
-  scope: Scope,
-  lock?: "share" | "update",
-): Promise<OrganizationRow | undefined> {
-  const query = q
-    .select()
-    .from(organizations)
-    .where(and(eq(organizations.id, id), visibleOrganization(scope)));
-  const [row] = lock ? await query.for(lock) : await query;
-  return row;
-}
+/** The active organization `id` if the scope may see it. */
+export const findOrganization = findOf(organizations, visibleOrganization);
 
-export interface OrganizationFilters {
-  parentId?: string;
-  externalId?: string;
-  walletAddress?: string;
-}
-
-export async function listOrganizations(
-  q: Queryable,
-  scope: Scope,
-  filters: OrganizationFilters,
-  page: PageRequest,
-  counts: ListCounts,
-): Promise<{ rows: OrganizationRow[]; count: number }> {
-  const where = and(
-    visibleOrganization(scope),
-    filters.parentId === undefined ? undefined : eq(organizations.parentId, filters.parentId),
-    filters.externalId === undefined ? undefined : eq(organizations.externalId, filters.externalId),
-    filters.walletAddress === undefined
-      ? undefined
-      : eq(organizations.walletAddress, filters.walletAddress),
-  );
-  const count = await counts.get(listKey("organizations", scope, filters), () =>
-    countRows(q, organizations, where),
-  );
-  const rows = await q
-    .select()
-    .from(organizations)
-    .where(where)
-    .orderBy(asc(organizations.createdAt), asc(organizations.id))
-    .limit(page.limit)
-    .offset(offsetOf(page));
-  return { rows, count };
-}
+/** A page of the organizations the scope sees. */
+export const listOrganizations = listOf(organizations, visibleOrganization, {
+  parent_id: organizations.parentId,
+  external_id: organizations.externalId,
+  wallet_address: organizations.walletAddress,
+});
 
 /** True when `ancestorId` is `id` itself or one of its ancestors (following parent_id upwards). */
 export async function isSelfOrAncestor(
@@ -102,34 +62,4 @@ export async function organizationContents(
     .from(users)
     .where(and(eq(users.organizationId, id), eq(users.isActive, true)));
   return { organizations: children?.count ?? 0, users: members?.count ?? 0 };
-}
-
-export async function insertOrganization(
-  q: Queryable,
-  values: NewOrganization,
-): Promise<OrganizationRow> {
-  const [row] = await q.insert(organizations).values(values).returning();
-  if (!row) throw new Error("insert returned no row");
-  return row;
-}
-
-export async function updateOrganization(
-  q: Queryable,
-  id: string,
-  values: Partial<NewOrganization>,
-): Promise<OrganizationRow> {
-  const [row] = await q
-    .update(organizations)
-    .set({ ...values, updatedAt: sql`now()` })
-    .where(eq(organizations.id, id))
-    .returning();
-  if (!row) throw new Error("update matched no row");
-  return row;
-}
-
-export async function deactivateOrganization(q: Queryable, id: string): Promise<void> {
-  await q
-    .update(organizations)
-    .set({ isActive: false, deletedAt: sql`now()`, updatedAt: sql`now()` })
-    .where(eq(organizations.id, id));
 }

@@ -3,9 +3,9 @@
  * only; an unscoped key sees everything. Every query module builds its visibility from here, so
  * the rule is written once.
  */
-import { and, eq, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import { collectibles, organizations } from "./schema.ts";
+import { claims, collectibles, organizations } from "./schema.ts";
 
 /** What a request may see: everything (`null`) or one organization's subtree. */
 export interface Scope {
@@ -36,5 +36,13 @@ export function visibleCollectible(scope: Scope): SQL | undefined {
     eq(collectibles.isActive, true),
     sql`exists (select 1 from ${organizations} where ${organizations.id} = ${collectibles.organizationId} and ${organizations.isActive})`,
     scopeCondition(scope, collectibles.organizationId),
+  );
+}
+
+/** Claims of the collectibles the scope sees. */
+export function visibleClaim(scope: Scope): SQL {
+  return inArray(
+    claims.collectibleId,
+    sql`(select ${collectibles.id} from ${collectibles} where ${visibleCollectible(scope)})`,
   );
 }

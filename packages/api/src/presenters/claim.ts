@@ -4,9 +4,10 @@ import type { ClaimRow } from "../db/claims.ts";
 import type { Claim } from "../schemas/claims.ts";
 import type { z } from "../schemas/zod.ts";
 import type { PresentContext } from "./context.ts";
+import { timestampsOf } from "./fields.ts";
 
 export interface ClaimView {
-  claim: ClaimRow;
+  row: ClaimRow;
   /** Who holds the token now (follows transfers); the minted-to address until indexed. */
   holderAddress: string;
   /** The organization's user holding it now, or null for an outside address. */
@@ -17,7 +18,7 @@ export interface ClaimView {
 }
 
 export function presentClaim(view: ClaimView, ctx: PresentContext): z.input<typeof Claim> {
-  const { claim } = view;
+  const claim = view.row;
   return {
     id: claim.id,
     collectible_id: claim.collectibleId,
@@ -34,7 +35,6 @@ export function presentClaim(view: ClaimView, ctx: PresentContext): z.input<type
     transaction_hash: view.transactionHash,
     failure_reason: claim.failureReason,
     is_active: claim.status === "confirmed",
-    created_at: claim.createdAt.toISOString(),
-    updated_at: claim.updatedAt.toISOString(),
+    ...timestampsOf(claim),
   };
 }

@@ -4,6 +4,7 @@ import { imageUrls } from "../images/storeImage.ts";
 import type { Collectible } from "../schemas/collectibles.ts";
 import type { z } from "../schemas/zod.ts";
 import type { PresentContext } from "./context.ts";
+import { snakeCased, timestampsOf } from "./fields.ts";
 
 export interface CollectibleView {
   row: CollectibleRow;
@@ -16,12 +17,7 @@ export function presentCollectible(
   ctx: PresentContext,
 ): z.input<typeof Collectible> {
   return {
-    id: row.id,
-    organization_id: row.organizationId,
-    creator_id: row.creatorId,
-    name: row.name,
-    description: row.description,
-    mime_type: row.mimeType,
+    ...snakeCased(row, ["id", "organizationId", "creatorId", "name", "description", "mimeType"]),
     artwork: row.artwork,
     cover: imageUrls(ctx.storage, row.cover, ctx.baseUrl),
     external_id: row.externalId,
@@ -30,11 +26,8 @@ export function presentCollectible(
     available_count: Math.max(0, row.totalCount - claimedCount),
     blockchain_id: ctx.blockchainId,
     contract_address: ctx.contractAddress,
-    status: row.status,
-    transaction_hash: row.transactionHash,
-    failure_reason: row.failureReason,
+    ...snakeCased(row, ["status", "transactionHash", "failureReason"]),
     is_active: row.status === "confirmed",
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
+    ...timestampsOf(row),
   };
 }

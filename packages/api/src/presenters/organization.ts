@@ -4,23 +4,22 @@ import { imageUrls } from "../images/storeImage.ts";
 import type { Organization } from "../schemas/organizations.ts";
 import type { z } from "../schemas/zod.ts";
 import type { PresentContext } from "./context.ts";
+import { snakeCased, timestampsOf } from "./fields.ts";
+
+export interface OrganizationView {
+  row: OrganizationRow;
+}
 
 export function presentOrganization(
-  row: OrganizationRow,
+  { row }: OrganizationView,
   ctx: PresentContext,
 ): z.input<typeof Organization> {
   return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    parent_id: row.parentId,
-    external_id: row.externalId,
-    wallet_address: row.walletAddress,
+    ...snakeCased(row, ["id", "name", "description", "parentId", "externalId", "walletAddress"]),
     blockchain_id: ctx.blockchainId,
     logo: imageUrls(ctx.storage, row.logo, ctx.baseUrl),
     cover: imageUrls(ctx.storage, row.cover, ctx.baseUrl),
     is_active: row.isActive,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
+    ...timestampsOf(row),
   };
 }

@@ -3,6 +3,7 @@ import type { UserRow } from "../db/users.ts";
 import type { User } from "../schemas/users.ts";
 import type { z } from "../schemas/zod.ts";
 import type { PresentContext } from "./context.ts";
+import { snakeCased, timestampsOf } from "./fields.ts";
 
 /** A user with its count of confirmed claims. */
 export interface UserView {
@@ -15,16 +16,10 @@ export function presentUser(
   ctx: PresentContext,
 ): z.input<typeof User> {
   return {
-    id: row.id,
-    organization_id: row.organizationId,
-    email: row.email,
-    name: row.name,
-    external_id: row.externalId,
-    wallet_address: row.walletAddress,
+    ...snakeCased(row, ["id", "organizationId", "email", "name", "externalId", "walletAddress"]),
     blockchain_id: ctx.blockchainId,
     claimed_count: claimedCount,
     is_active: row.isActive,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
+    ...timestampsOf(row),
   };
 }

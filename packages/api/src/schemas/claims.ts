@@ -1,6 +1,6 @@
 /** Claims as answered and as accepted (validation, types and the OpenAPI document). */
-import { ChainStatus, TransactionHash } from "./collectibles.ts";
-import { BlockchainId, filterParam, PageQuery, Timestamp, Uuid, WalletAddress } from "./common.ts";
+import { OnChainFields } from "./collectibles.ts";
+import { ExternalId, listQuery, RecordTimes, readOnly, Uuid, WalletAddress } from "./common.ts";
 import { Email } from "./users.ts";
 import { z } from "./zod.ts";
 
@@ -22,14 +22,8 @@ export const Claim = z
       .regex(/^0x[0-9a-f]+$/)
       .openapi({ description: "ERC-1155 token id in hex: collectible id << 128 | claim id" }),
     edition: z.number().int().min(1).nullable().openapi({ description: "Null until minted" }),
-    blockchain_id: BlockchainId,
-    contract_address: WalletAddress.nullable(),
-    status: ChainStatus,
-    transaction_hash: TransactionHash,
-    failure_reason: z.string().nullable(),
-    is_active: z.boolean().openapi({ description: "True once confirmed on-chain" }),
-    created_at: Timestamp,
-    updated_at: Timestamp,
+    ...OnChainFields,
+    ...RecordTimes,
   })
   .openapi("Claim");
 
@@ -40,7 +34,7 @@ export const CreateClaimBody = z
     email: Email.optional().openapi({
       description: "The receiving user's email, created in the organization if new",
     }),
-    external_id: z.string().trim().min(1, "must not be empty").max(200).nullish(),
+    external_id: ExternalId.nullish(),
   })
   .superRefine((body, ctx) => {
     if ((body.holder_id === undefined) === (body.email === undefined)) {
@@ -54,18 +48,13 @@ export const CreateClaimBody = z
   })
   .openapi("CreateClaim");
 
-export const ListClaimsQuery = z.strictObject({
-  ...PageQuery,
-  holder_id: filterParam("holder_id", Uuid, "Claims made by this user"),
-  collectible_id: filterParam("collectible_id", Uuid, "Claims of this collectible"),
-  external_id: filterParam("external_id", z.string().min(1), "Exact external_id"),
+export const ListClaimsQuery = listQuery({
+  holder_id: [Uuid, "Claims made by this user"],
+  collectible_id: [Uuid, "Claims of this collectible"],
+  external_id: [z.string().min(1), "Exact external_id"],
 });
 
-export const CLAIM_READ_ONLY = {
-  id: "is set by the service",
-  token_id: "is set by the service",
-  status: "is set by the service",
-  transaction_hash: "is set by the service",
-  wallet_address: "is the holder's; give holder_id or email",
-  is_active: "is set by the service",
-};
+export const CLAIM_READ_ONLY = readOnly(
+  ["id", "token_id", "status", "transaction_hash", "is_active"],
+  { wallet_address: "is the holder's; give holder_id or email" },
+);

@@ -1,11 +1,13 @@
 /** Collectibles as answered and as accepted (validation, types and the OpenAPI document). */
 import {
   BlockchainId,
-  filterParam,
+  ExternalId,
   ImageInput,
   ImageUrls,
-  PageQuery,
-  Timestamp,
+  listQuery,
+  Name,
+  RecordTimes,
+  readOnly,
   Uuid,
   WalletAddress,
 } from "./common.ts";
@@ -23,6 +25,16 @@ export const TransactionHash = z
   .nullable()
   .openapi({ description: "Hash of the transaction that made it; null until sent" });
 
+/** Where an on-chain object stands, as collectibles and claims both answer it. */
+export const OnChainFields = {
+  blockchain_id: BlockchainId,
+  contract_address: WalletAddress.nullable(),
+  status: ChainStatus,
+  transaction_hash: TransactionHash,
+  failure_reason: z.string().nullable(),
+  is_active: z.boolean().openapi({ description: "True once confirmed on-chain" }),
+};
+
 export const Collectible = z
   .strictObject({
     id: Uuid,
@@ -37,14 +49,8 @@ export const Collectible = z
     total_count: z.number().int().min(1),
     claimed_count: z.number().int().min(0).openapi({ description: "Minted so far (on-chain)" }),
     available_count: z.number().int().min(0).openapi({ description: "total_count - claimed" }),
-    blockchain_id: BlockchainId,
-    contract_address: WalletAddress.nullable(),
-    status: ChainStatus,
-    transaction_hash: TransactionHash,
-    failure_reason: z.string().nullable(),
-    is_active: z.boolean().openapi({ description: "True once confirmed on-chain" }),
-    created_at: Timestamp,
-    updated_at: Timestamp,
+    ...OnChainFields,
+    ...RecordTimes,
   })
   .openapi("Collectible");
 
@@ -53,7 +59,7 @@ const MAX_TOTAL = 2_147_483_647;
 export const CreateCollectibleBody = z
   .strictObject({
     organization_id: Uuid,
-    name: z.string().trim().min(1, "must not be empty").max(200),
+    name: Name,
     description: z.string().max(5_000).nullish(),
     mime_type: z
       .string()
@@ -70,7 +76,7 @@ export const CreateCollectibleBody = z
     cover: ImageInput.nullish(),
     total_count: z.number().int().min(1).max(MAX_TOTAL),
     creator_id: Uuid.nullish().openapi({ description: "A user of the same organization" }),
-    external_id: z.string().trim().min(1, "must not be empty").max(200).nullish(),
+    external_id: ExternalId.nullish(),
     claimed_count: z
       .number()
       .int()
@@ -94,18 +100,17 @@ export const CreateCollectibleBody = z
   })
   .openapi("CreateCollectible");
 
-export const ListCollectiblesQuery = z.strictObject({
-  ...PageQuery,
-  organization_id: filterParam("organization_id", Uuid, "Collectibles of this organization"),
-  creator_id: filterParam("creator_id", Uuid, "Collectibles created by this user"),
-  external_id: filterParam("external_id", z.string().min(1), "Exact external_id"),
+export const ListCollectiblesQuery = listQuery({
+  organization_id: [Uuid, "Collectibles of this organization"],
+  creator_id: [Uuid, "Collectibles created by this user"],
+  external_id: [z.string().min(1), "Exact external_id"],
 });
 
-export const COLLECTIBLE_READ_ONLY = {
-  id: "is set by the service",
-  blockchain_id: "is set by the service",
-  contract_address: "is set by the service",
-  status: "is set by the service",
-  transaction_hash: "is set by the service",
-  is_active: "is set by the service",
-};
+export const COLLECTIBLE_READ_ONLY = readOnly([
+  "id",
+  "blockchain_id",
+  "contract_address",
+  "status",
+  "transaction_hash",
+  "is_active",
+]);

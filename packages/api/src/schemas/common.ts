@@ -34,9 +34,33 @@ export const PageQuery = {
   limit: queryInt("limit", 1, MAX_LIMIT, DEFAULT_LIMIT),
 };
 
-/** An optional exact-match filter in the query string. */
-export const filterParam = <T extends z.ZodType>(name: string, schema: T, description: string) =>
-  schema.optional().openapi({ param: { name, in: "query", description } });
+/**
+ * The query of a list: `page` and `limit`, and optional filters, each a schema and what it
+ * selects: `listQuery({ holder_id: [Uuid, "Claims made by this user"] })`.
+ */
+export function listQuery<const F extends Record<string, readonly [z.ZodType, string]>>(
+  filters: F,
+) {
+  const shape = Object.fromEntries(
+    Object.entries(filters).map(([name, [schema, description]]) => [
+      name,
+      schema.optional().openapi({ param: { name, in: "query", description } }),
+    ]),
+  ) as { [K in keyof F]: z.ZodOptional<F[K][0]> };
+  return z.strictObject({ ...PageQuery, ...shape });
+}
+
+/** Fields a client may not send because the service sets them, with any other reasons. */
+export function readOnly(setByService: readonly string[], others: Record<string, string> = {}) {
+  const reasons: Record<string, string> = {};
+  for (const field of setByService) reasons[field] = "is set by the service";
+  return { ...reasons, ...others };
+}
+
+/** A name a client gives: trimmed, 1 to 200 characters. */
+export const Name = z.string().trim().min(1, "must not be empty").max(200);
+/** The client's own identifier for a record: trimmed, 1 to 200 characters. */
+export const ExternalId = z.string().trim().min(1, "must not be empty").max(200);
 
 export const Timestamp = z.iso
   .datetime({ precision: 3 })
@@ -127,3 +151,6 @@ export const IdempotencyHeaders = z.object({
         "answer again (status and body); the same key with another body answers 422.",
     }),
 });
+
+/** When a record was created and last changed. */
+export const RecordTimes = { created_at: Timestamp, updated_at: Timestamp };

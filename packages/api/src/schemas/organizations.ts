@@ -1,11 +1,13 @@
 /** Organizations as answered and as accepted (validation, types and the OpenAPI document). */
 import {
   BlockchainId,
-  filterParam,
+  ExternalId,
   ImageInput,
   ImageUrls,
-  PageQuery,
-  Timestamp,
+  listQuery,
+  Name,
+  RecordTimes,
+  readOnly,
   Uuid,
   WalletAddress,
 } from "./common.ts";
@@ -24,14 +26,11 @@ export const Organization = z
     logo: z.union([ImageUrls, z.null()]),
     cover: z.union([ImageUrls, z.null()]),
     is_active: z.boolean(),
-    created_at: Timestamp,
-    updated_at: Timestamp,
+    ...RecordTimes,
   })
   .openapi("Organization");
 
-const Name = z.string().trim().min(1, "must not be empty").max(200);
 const Description = z.string().max(5000);
-const ExternalId = z.string().trim().min(1, "must not be empty").max(200);
 
 export const CreateOrganizationBody = z
   .strictObject({
@@ -80,17 +79,15 @@ export const UpdateOrganizationForm = z
   })
   .openapi("UpdateOrganizationForm");
 
-export const ListOrganizationsQuery = z.strictObject({
-  ...PageQuery,
-  parent_id: filterParam("parent_id", Uuid, "Only direct children of this organization"),
-  external_id: filterParam("external_id", z.string().min(1), "Exact external_id"),
-  wallet_address: filterParam("wallet_address", WalletAddress, "Exact wallet address"),
+export const ListOrganizationsQuery = listQuery({
+  parent_id: [Uuid, "Only direct children of this organization"],
+  external_id: [z.string().min(1), "Exact external_id"],
+  wallet_address: [WalletAddress, "Exact wallet address"],
 });
 
-export const ORGANIZATION_READ_ONLY = {
+export const ORGANIZATION_READ_ONLY = readOnly(["blockchain_id"], {
   wallet_address: "is assigned by the service and cannot be set",
-  blockchain_id: "is set by the service",
   is_active: "cannot be set; DELETE deactivates",
-};
+});
 
 export const ORGANIZATION_IMAGE_FIELDS = ["logo", "cover"] as const;

@@ -1,6 +1,15 @@
 /** Users as answered and as accepted (validation, types and the OpenAPI document). */
 import { getAddress } from "viem";
-import { BlockchainId, filterParam, PageQuery, Timestamp, Uuid, WalletAddress } from "./common.ts";
+import {
+  BlockchainId,
+  ExternalId,
+  listQuery,
+  Name,
+  RecordTimes,
+  readOnly,
+  Uuid,
+  WalletAddress,
+} from "./common.ts";
 import { z } from "./zod.ts";
 
 export const User = z
@@ -14,14 +23,11 @@ export const User = z
     blockchain_id: BlockchainId,
     claimed_count: z.number().int().min(0),
     is_active: z.boolean(),
-    created_at: Timestamp,
-    updated_at: Timestamp,
+    ...RecordTimes,
   })
   .openapi("User");
 
 export const Email = z.string().trim().max(320).pipe(z.email("must be a valid email address"));
-const Name = z.string().trim().min(1, "must not be empty").max(200);
-const ExternalId = z.string().trim().min(1, "must not be empty").max(200);
 
 /** An address in its EIP-55 checksummed form; any other spelling is refused, not corrected. */
 export const ChecksummedAddress = z
@@ -58,19 +64,17 @@ export const UpdateUserBody = z
   })
   .openapi("UpdateUser");
 
-export const ListUsersQuery = z.strictObject({
-  ...PageQuery,
-  organization_id: filterParam("organization_id", Uuid, "Users of this organization"),
-  external_id: filterParam("external_id", z.string().min(1), "Exact external_id"),
-  email: filterParam("email", z.string().min(1), "Email, case-insensitive"),
-  wallet_address: filterParam("wallet_address", WalletAddress, "Exact wallet address"),
+export const ListUsersQuery = listQuery({
+  organization_id: [Uuid, "Users of this organization"],
+  external_id: [z.string().min(1), "Exact external_id"],
+  email: [z.string().min(1), "Email, case-insensitive"],
+  wallet_address: [WalletAddress, "Exact wallet address"],
 });
 
-export const USER_READ_ONLY_ON_CREATE = {
-  blockchain_id: "is set by the service",
+export const USER_READ_ONLY_ON_CREATE = readOnly(["blockchain_id"], {
   claimed_count: "is counted from claims",
   is_active: "cannot be set; DELETE deactivates",
-};
+});
 
 export const USER_READ_ONLY_ON_UPDATE = {
   ...USER_READ_ONLY_ON_CREATE,

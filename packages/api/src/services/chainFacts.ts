@@ -6,8 +6,8 @@
  */
 import { getAddress } from "viem";
 import type { ClaimWithOrganization } from "../db/claims.ts";
-import { usersByWallet } from "../db/claims.ts";
-import { type CollectibleRow, confirmedClaimCounts } from "../db/collectibles.ts";
+import { confirmedClaimCounts, usersByWallet } from "../db/claims.ts";
+import type { CollectibleRow } from "../db/collectibles.ts";
 import type { AppDeps } from "../deps.ts";
 import type { ClaimView } from "../presenters/claim.ts";
 import type { CollectibleView } from "../presenters/collectible.ts";
@@ -29,7 +29,7 @@ export async function withClaimedCounts(
   }
   const missing = ids.filter((id) => !counts.has(id));
   if (missing.length > 0) {
-    const local = await confirmedClaimCounts(deps.db, missing);
+    const local = await confirmedClaimCounts(deps.db, "collectible", missing);
     for (const id of missing) counts.set(id, local.get(id) ?? 0);
   }
   return rows.map((row) => ({ row, claimedCount: counts.get(row.id) ?? 0 }));
@@ -40,7 +40,7 @@ export async function withChainFacts(
   rows: ClaimWithOrganization[],
 ): Promise<ClaimView[]> {
   const asMinted = (row: ClaimWithOrganization): ClaimView => ({
-    claim: row.claim,
+    row: row.claim,
     holderAddress: row.claim.mintedTo,
     holderId: row.claim.holderId,
     edition: null,
@@ -78,7 +78,7 @@ export async function withChainFacts(
     if (!chain) return asMinted(row);
     const newHolder = movedTo(row);
     return {
-      claim: row.claim,
+      row: row.claim,
       holderAddress: getAddress(chain.holder),
       holderId: newHolder
         ? (usersByAddress.get(`${row.organizationId}:${newHolder.toLowerCase()}`) ?? null)

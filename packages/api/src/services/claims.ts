@@ -27,7 +27,6 @@ import { findOrCreateUserByEmail, findUser } from "../db/users.ts";
 import type { RouteDeps } from "../deps.ts";
 import {
   alreadyClaimed,
-  asConflict,
   chainNotConfigured,
   claimFailed,
   collectibleFailed,
@@ -35,35 +34,24 @@ import {
   soldOut,
 } from "../errorCatalogue.ts";
 import type { ClaimView } from "../presenters/claim.ts";
-import type { CreateClaimBody, ListClaimsQuery } from "../schemas/claims.ts";
+import type { CreateClaimBody } from "../schemas/claims.ts";
 import type { z } from "../schemas/zod.ts";
 import { withChainFacts } from "./chainFacts.ts";
+import { reads, viewOf } from "./reads.ts";
+import { inTransaction } from "./writes.ts";
 
 type ClaimInput = z.output<typeof CreateClaimBody>;
 
-export async function list(deps: RouteDeps, scope: Scope, query: z.output<typeof ListClaimsQuery>) {
-  const filters = {
-    holderId: query.holder_id,
-    collectibleId: query.collectible_id,
-    externalId: query.external_id,
-  };
-  const { rows, count } = await listClaims(deps.db, scope, filters, query, deps.counts);
-  return { rows: await withChainFacts(deps, rows), count };
-}
-
-export async function get(deps: RouteDeps, scope: Scope, id: string): Promise<ClaimView> {
-  const row = await findClaim(deps.db, id, scope);
-  if (!row) throw notFound("claim", id);
-  return viewOf(deps, row);
-}
+const claimReads = reads("claim", { list: listClaims, find: findClaim }, withChainFacts);
+export const { list, get } = claimReads;
 
 /** Stores the claim, wakes the relayer, and waits (bounded) for it to become final. */
 export async function create(deps: RouteDeps, scope: Scope, body: ClaimInput): Promise<ClaimView> {
   const chain = deps.chain;
   if (!chain) throw chainNotConfigured();
-  const stored = await deps.claimTransactions
-    .run(() => deps.db.transaction((tx) => storeClaim(deps, tx, scope, body)))
-    .catch((error) => Promise.reject(asConflict(error)));
+  const stored = await deps.claimTransactions.run(() =>
+    inTransaction(deps, (tx) => storeClaim(deps, tx, scope, body)),
+  );
   chain.wakeRelayer();
   const timeout = deps.config.CONFIRM_TIMEOUT_MS;
   const status = await chain.statusWaiter.waitForFinal("claim", stored.claim.id, timeout);
@@ -72,7 +60,7 @@ export async function create(deps: RouteDeps, scope: Scope, body: ClaimInput): P
   if (current.claim.status === "failed") {
     throw claimFailed(current.claim.id, current.claim.failureReason ?? "reverted");
   }
-  return viewOf(deps, current);
+  return viewOf(deps, current, withChainFacts);
 }
 
 /** The supply and one-per-holder decisions, and the stored intent, in one transaction. */
@@ -112,9 +100,4 @@ async function storeClaim(
   });
   if (!claim) throw soldOut(collectible.totalCount);
   return { claim, organizationId };
-}
-
-async function viewOf(deps: RouteDeps, row: ClaimWithOrganization): Promise<ClaimView> {
-  const [view] = await withChainFacts(deps, [row]);
-  return view as ClaimView;
 }

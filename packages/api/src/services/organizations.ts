@@ -11,22 +11,20 @@
  */
 import type { Transaction } from "../db/client.ts";
 import {
-  deactivateOrganization,
   findOrganization,
-  insertOrganization,
   isSelfOrAncestor,
   listOrganizations,
   lockOrganizationTree,
   type NewOrganization,
   type OrganizationRow,
   organizationContents,
-  updateOrganization,
 } from "../db/organizations.ts";
+import { deactivateRecord, insertRecord, updateRecord } from "../db/records.ts";
+import { organizations } from "../db/schema.ts";
 import type { Scope } from "../db/scope.ts";
 import { nextWalletIndex } from "../db/walletIndexes.ts";
 import type { RouteDeps } from "../deps.ts";
 import {
-  asConflict,
   notFound,
   organizationNotEmpty,
   parentCycle,
@@ -34,42 +32,29 @@ import {
   parentRequired,
 } from "../errorCatalogue.ts";
 import { deleteImage } from "../images/storeImage.ts";
-import type {
-  CreateOrganizationBody,
-  ListOrganizationsQuery,
-  UpdateOrganizationBody,
-} from "../schemas/organizations.ts";
+import type { OrganizationView } from "../presenters/organization.ts";
+import type { CreateOrganizationBody, UpdateOrganizationBody } from "../schemas/organizations.ts";
 import { ORGANIZATION_IMAGE_FIELDS } from "../schemas/organizations.ts";
 import type { z } from "../schemas/zod.ts";
 import { storeImages, writingImages } from "./images.ts";
+import { reads } from "./reads.ts";
+import { changesOf, inTransaction } from "./writes.ts";
 
 type Files = Partial<Record<string, Buffer>>;
 
-export function list(
-  deps: RouteDeps,
-  scope: Scope,
-  query: z.output<typeof ListOrganizationsQuery>,
-) {
-  const filters = {
-    parentId: query.parent_id,
-    externalId: query.external_id,
-    walletAddress: query.wallet_address,
-  };
-  return listOrganizations(deps.db, scope, filters, query, deps.counts);
-}
-
-export async function get(deps: RouteDeps, scope: Scope, id: string): Promise<OrganizationRow> {
-  const row = await findOrganization(deps.db, id, scope);
-  if (!row) throw notFound("organization", id);
-  return row;
-}
+const organizationReads = reads(
+  "organization",
+  { list: listOrganizations, find: findOrganization },
+  async (_deps: RouteDeps, rows: OrganizationRow[]) => rows.map((row) => ({ row })),
+);
+export const { list, get } = organizationReads;
 
 export async function create(
   deps: RouteDeps,
   scope: Scope,
   body: z.output<typeof CreateOrganizationBody>,
   files: Files,
-): Promise<OrganizationRow> {
+): Promise<OrganizationView> {
   const parentId = body.parent_id ?? null;
   if (scope.organizationId && !parentId) throw parentRequired();
   // Fail fast before spending time on images; checked again under lock below.
@@ -77,24 +62,23 @@ export async function create(
     throw parentNotFound(parentId);
   }
   const images = await storeImages(deps, ORGANIZATION_IMAGE_FIELDS, body, files);
-  return writingImages(deps, images, () =>
-    deps.db
-      .transaction(async (tx) => {
-        if (parentId) await checkParent(tx, parentId, scope);
-        const walletIndex = await nextWalletIndex(tx);
-        return insertOrganization(tx, {
-          name: body.name,
-          description: body.description ?? null,
-          parentId,
-          externalId: body.external_id ?? null,
-          walletIndex,
-          walletAddress: deps.wallets.addressAt(walletIndex),
-          logo: images.logo ?? null,
-          cover: images.cover ?? null,
-        });
-      })
-      .catch((error) => Promise.reject(asConflict(error))),
+  const row = await writingImages(deps, images, () =>
+    inTransaction(deps, async (tx) => {
+      if (parentId) await checkParent(tx, parentId, scope);
+      const walletIndex = await nextWalletIndex(tx);
+      return insertRecord(tx, organizations, {
+        name: body.name,
+        description: body.description ?? null,
+        parentId,
+        externalId: body.external_id ?? null,
+        walletIndex,
+        walletAddress: deps.wallets.addressAt(walletIndex),
+        logo: images.logo ?? null,
+        cover: images.cover ?? null,
+      });
+    }),
   );
+  return { row };
 }
 
 export async function update(
@@ -103,44 +87,51 @@ export async function update(
   id: string,
   body: z.output<typeof UpdateOrganizationBody>,
   files: Files,
-): Promise<OrganizationRow> {
+): Promise<OrganizationView> {
   if (!(await findOrganization(deps.db, id, scope))) throw notFound("organization", id);
   if (body.parent_id === null && scope.organizationId) throw parentRequired();
   const images = await storeImages(deps, ORGANIZATION_IMAGE_FIELDS, body, files);
   const [before, after] = await writingImages(deps, images, () =>
-    deps.db
-      .transaction(async (tx) => {
-        if (body.parent_id !== undefined) await lockOrganizationTree(tx);
-        const current = await findOrganization(tx, id, scope, "update");
-        if (!current) throw notFound("organization", id);
-        if (body.parent_id) await checkParent(tx, body.parent_id, scope, id);
-        const changes: Partial<NewOrganization> = { ...images };
-        if (body.name !== undefined) changes.name = body.name;
-        if (body.description !== undefined) changes.description = body.description;
-        if (body.parent_id !== undefined) changes.parentId = body.parent_id;
-        if (body.external_id !== undefined) changes.externalId = body.external_id;
-        const updated =
-          Object.keys(changes).length === 0 ? current : await updateOrganization(tx, id, changes);
-        return [current, updated] as [OrganizationRow, OrganizationRow];
-      })
-      .catch((error) => Promise.reject(asConflict(error))),
+    inTransaction(deps, async (tx) => {
+      if (body.parent_id !== undefined) await lockOrganizationTree(tx);
+      const current = await findOrganization(tx, id, scope, "update");
+      if (!current) throw notFound("organization", id);
+      if (body.parent_id) await checkParent(tx, body.parent_id, scope, id);
+      const changes: Partial<NewOrganization> = {
+        ...changesOf(body, UPDATABLE),
+        ...images,
+      };
+      const updated =
+        Object.keys(changes).length === 0
+          ? current
+          : await updateRecord(tx, organizations, id, changes);
+      return [current, updated] as [OrganizationRow, OrganizationRow];
+    }),
   );
   // Replaced images are no longer referenced: remove their files.
   for (const field of ORGANIZATION_IMAGE_FIELDS) {
     const old = before[field];
     if (images[field] !== undefined && old) await deleteImage(deps.storage, old);
   }
-  return after;
+  return { row: after };
 }
 
+/** What PATCH may change, by body field. */
+const UPDATABLE = {
+  name: "name",
+  description: "description",
+  parent_id: "parentId",
+  external_id: "externalId",
+} as const;
+
 export async function remove(deps: RouteDeps, scope: Scope, id: string): Promise<void> {
-  await deps.db.transaction(async (tx) => {
+  await inTransaction(deps, async (tx) => {
     if (!(await findOrganization(tx, id, scope, "update"))) throw notFound("organization", id);
     const contents = await organizationContents(tx, id);
     if (contents.organizations > 0 || contents.users > 0) {
       throw organizationNotEmpty(id, contents);
     }
-    await deactivateOrganization(tx, id);
+    await deactivateRecord(tx, organizations, id);
   });
 }
 

@@ -1,7 +1,6 @@
 /** /organizations: the business's customers, nested through parent_id. */
 import type { BodySpec } from "../../http/endpoint.ts";
-import { defineEndpoint } from "../../http/endpoint.ts";
-import { DeletedResponse, dataEnvelope, IdParams, listEnvelope } from "../../schemas/common.ts";
+import { resourceEndpoints } from "../../http/resourceEndpoints.ts";
 import {
   CreateOrganizationBody,
   CreateOrganizationForm,
@@ -13,8 +12,7 @@ import {
   UpdateOrganizationForm,
 } from "../../schemas/organizations.ts";
 
-const tag = "Organizations";
-const Envelope = dataEnvelope(Organization);
+const organizations = resourceEndpoints("Organization", "Organizations", Organization);
 
 /** JSON with two base64 images and room for the other fields, or multipart with files. */
 const withImages = {
@@ -22,70 +20,29 @@ const withImages = {
   maxBytes: (config) => Math.ceil((config.MAX_IMAGE_BYTES * 4) / 3) * 2 + 64 * 1024,
   files: ORGANIZATION_IMAGE_FIELDS,
   readOnly: ORGANIZATION_READ_ONLY,
-} satisfies Omit<BodySpec, "schema">;
+} as const satisfies Omit<BodySpec, "schema">;
 
-export const listOrganizations = defineEndpoint({
-  operationId: "listOrganizations",
-  method: "get",
-  path: "/organizations",
-  tag,
-  summary: "List organizations visible to the key",
-  auth: "apiKey",
-  query: ListOrganizationsQuery,
-  responses: {
-    200: {
-      description: "A page of organizations, oldest first",
-      schema: listEnvelope(Organization),
-    },
-  },
-});
+export const listOrganizations = organizations.list(
+  ListOrganizationsQuery,
+  "List organizations visible to the key",
+);
 
-export const createOrganization = defineEndpoint({
-  operationId: "createOrganization",
-  method: "post",
-  path: "/organizations",
-  tag,
+export const createOrganization = organizations.create({
   summary: "Create an organization (its wallet is derived by the service)",
-  auth: "apiKey",
   body: { ...withImages, schema: CreateOrganizationBody, formSchema: CreateOrganizationForm },
-  idempotent: true,
-  responses: { 201: { description: "Created", schema: Envelope, headers: ["Location"] } },
+  responses: organizations.created,
   errors: [404, 409, 422],
 });
 
-export const getOrganization = defineEndpoint({
-  operationId: "getOrganization",
-  method: "get",
-  path: "/organizations/{id}",
-  tag,
-  summary: "Get an organization",
-  auth: "apiKey",
-  params: IdParams,
-  responses: { 200: { description: "Found", schema: Envelope } },
-  errors: [404],
-});
+export const getOrganization = organizations.get("Get an organization");
 
-export const updateOrganization = defineEndpoint({
-  operationId: "updateOrganization",
-  method: "patch",
-  path: "/organizations/{id}",
-  tag,
+export const updateOrganization = organizations.update({
   summary: "Change some fields of an organization",
-  auth: "apiKey",
-  params: IdParams,
   body: { ...withImages, schema: UpdateOrganizationBody, formSchema: UpdateOrganizationForm },
-  responses: { 200: { description: "Updated", schema: Envelope } },
   errors: [404, 409, 422],
 });
 
-export const deleteOrganization = defineEndpoint({
-  operationId: "deleteOrganization",
-  method: "delete",
-  path: "/organizations/{id}",
-  tag,
-  summary: "Deactivate an organization (it must have no active sub-organizations or users)",
-  auth: "apiKey",
-  params: IdParams,
-  responses: { 200: { description: "Deactivated", schema: DeletedResponse } },
-  errors: [404, 409],
-});
+export const deleteOrganization = organizations.remove(
+  "Deactivate an organization (it must have no active sub-organizations or users)",
+  [404, 409],
+);

@@ -1,0 +1,23 @@
+/** Fields every presenter answers the same way. */
+
+/** `walletAddress` -> `wallet_address`, as a type. */
+type SnakeCase<S extends string> = S extends `${infer Head}${infer Tail}`
+  ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${SnakeCase<Tail>}`
+  : S;
+
+/** These row fields, unchanged, under their snake_case names (`parentId` as `parent_id`). */
+export function snakeCased<Row, K extends keyof Row & string>(
+  row: Row,
+  keys: readonly K[],
+): { [P in K as SnakeCase<P>]: Row[P] } {
+  const fields: Record<string, unknown> = {};
+  for (const key of keys) {
+    fields[key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)] = row[key];
+  }
+  return fields as { [P in K as SnakeCase<P>]: Row[P] };
+}
+
+/** `created_at` and `updated_at`: ISO 8601, UTC, milliseconds. */
+export function timestampsOf(row: { createdAt: Date; updatedAt: Date }) {
+  return { created_at: row.createdAt.toISOString(), updated_at: row.updatedAt.toISOString() };
+}

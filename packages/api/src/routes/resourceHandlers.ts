@@ -1,0 +1,93 @@
+/**
+ * The handlers of the conventional endpoints (`http/resourceEndpoints.ts`): each takes the
+ * validated input, calls the one service function it is given, and presents what it returns.
+ */
+
+import { paginationOf } from "../db/pagination.ts";
+import type { ListQuery, Page } from "../db/readers.ts";
+import type { Scope } from "../db/scope.ts";
+import type { RouteDeps } from "../deps.ts";
+import type { AuthContext } from "../middleware/auth.ts";
+import { type PresentContext, presentContext } from "../presenters/context.ts";
+
+type Present<View, Item> = (view: View, ctx: PresentContext) => Item;
+type Files = Partial<Record<string, Buffer>>;
+
+interface Input {
+  auth: AuthContext;
+  baseUrl: string;
+  files: Files;
+}
+
+export function listing<View, Item>(
+  list: (deps: RouteDeps, scope: Scope, query: ListQuery) => Promise<Page<View>>,
+  present: Present<View, Item>,
+) {
+  return async ({ query, auth, baseUrl }: Input & { query: ListQuery }, deps: RouteDeps) => {
+    const ctx = presentContext(deps, baseUrl);
+    const { rows, count } = await list(deps, auth, query);
+    const data = rows.map((view) => present(view, ctx));
+    return { status: 200 as const, body: { pagination: paginationOf(query, count), data } };
+  };
+}
+
+export function reading<View, Item>(
+  get: (deps: RouteDeps, scope: Scope, id: string) => Promise<View>,
+  present: Present<View, Item>,
+) {
+  return async ({ params, auth, baseUrl }: Input & { params: { id: string } }, deps: RouteDeps) => {
+    const view = await get(deps, auth, params.id);
+    return { status: 200 as const, body: { data: present(view, presentContext(deps, baseUrl)) } };
+  };
+}
+
+export function updating<Body, View, Item>(
+  update: (deps: RouteDeps, scope: Scope, id: string, body: Body, files: Files) => Promise<View>,
+  present: Present<View, Item>,
+) {
+  return async (input: Input & { params: { id: string }; body: Body }, deps: RouteDeps) => {
+    const view = await update(deps, input.auth, input.params.id, input.body, input.files);
+    return {
+      status: 200 as const,
+      body: { data: present(view, presentContext(deps, input.baseUrl)) },
+    };
+  };
+}
+
+export function deleting(remove: (deps: RouteDeps, scope: Scope, id: string) => Promise<void>) {
+  return async ({ params, auth }: Input & { params: { id: string } }, deps: RouteDeps) => {
+    await remove(deps, auth, params.id);
+    return { status: 200 as const, body: { data: { id: params.id, deleted: true as const } } };
+  };
+}
+
+/** What every view carries: its row, whose id names it and whose status says if it is final. */
+interface Made {
+  row: { id: string; status?: string };
+}
+
+type Create<Body, View> = (
+  deps: RouteDeps,
+  scope: Scope,
+  body: Body,
+  files: Files,
+) => Promise<View>;
+
+/**
+ * 201 with the object and its Location (under `collection`); for an object made final on-chain
+ * (`onChain`), 202 with the pending object while the chain does not have it yet.
+ */
+export function creating<Body, View extends Made, Item, OnChain extends boolean = false>(
+  create: Create<Body, View>,
+  present: Present<View, Item>,
+  collection: string,
+  onChain?: OnChain,
+) {
+  return async (input: Input & { body: Body }, deps: RouteDeps) => {
+    const view = await create(deps, input.auth, input.body, input.files);
+    const pending = onChain === true && view.row.status === "pending";
+    const status = (pending ? 202 : 201) as OnChain extends true ? 201 | 202 : 201;
+    const data = present(view, presentContext(deps, input.baseUrl));
+    return { status, body: { data }, headers: { Location: `${collection}/${view.row.id}` } };
+  };
+}

@@ -1,0 +1,25 @@
+/** What every write shares: its transaction, and the changes a PATCH body asks for. */
+import type { Transaction } from "../db/client.ts";
+import type { RouteDeps } from "../deps.ts";
+import { asConflict } from "../errorCatalogue.ts";
+
+/** Runs `work` in one transaction; a unique-index violation becomes the 409 a client reads. */
+export function inTransaction<T>(
+  deps: Pick<RouteDeps, "db">,
+  work: (tx: Transaction) => Promise<T>,
+): Promise<T> {
+  return deps.db.transaction(work).catch((error: unknown) => Promise.reject(asConflict(error)));
+}
+
+/** The fields the body sets (`undefined` means "unchanged"), under their column names. */
+export function changesOf<Body extends object, Columns extends object>(
+  body: Body,
+  columns: { [K in keyof Body]?: keyof Columns },
+): Partial<Columns> {
+  const changes: Record<string, unknown> = {};
+  for (const [field, column] of Object.entries(columns)) {
+    const value = (body as Record<string, unknown>)[field];
+    if (value !== undefined) changes[column as string] = value;
+  }
+  return changes as Partial<Columns>;
+}
