@@ -101,7 +101,9 @@ async function api(driver: string, seedName: string, rows: number): Promise<void
   const storageDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-lists-"));
   cleanups.push(async () => fs.rmSync(storageDir, { recursive: true, force: true }));
   const { key } = await createApiKey(database.db, { name: "bench" });
+  let baseUrl = "";
   const app = createApp({
+    baseUrl: () => baseUrl,
     config: env,
     db: database.db,
     logger: createLogger({ level: env.LOG_LEVEL }),
@@ -109,7 +111,8 @@ async function api(driver: string, seedName: string, rows: number): Promise<void
     wallets: createWallets(TEST_MNEMONIC),
     readiness: [{ name: "database", critical: true, check: () => database.ping() }],
   });
-  report({ url: await listen(http.createServer(app)), key, seeded, seedMs });
+  baseUrl = await listen(http.createServer(app));
+  report({ url: baseUrl, key, seeded, seedMs });
 }
 
 async function stop(): Promise<void> {

@@ -39,6 +39,8 @@ export function createApp(appDeps: AppDeps): Express {
   // Ids in paths are matched exactly; `/Organizations` is not `/organizations`.
   app.set("case sensitive routing", true);
   app.set("strict routing", false);
+  // The client address (per-address rate limit) is the peer's unless proxies are trusted.
+  app.set("trust proxy", trustProxy(deps.config.TRUST_PROXY));
 
   app.use(requestLogger(deps.logger));
   const audit = deps.auditResponse;
@@ -63,4 +65,11 @@ export function createApp(appDeps: AppDeps): Express {
   app.use(notFoundHandler);
   app.use(errorHandler);
   return app;
+}
+
+/** TRUST_PROXY as Express reads it: a hop count, or addresses and subnets. */
+function trustProxy(value: string | undefined): number | string[] | false {
+  if (!value) return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(",").map((part) => part.trim());
 }

@@ -38,6 +38,11 @@ export interface AppDeps {
   logger: Logger;
   storage: ImageStorage;
   wallets: Wallets;
+  /**
+   * Where clients reach this API, for links in answers (image URLs): PUBLIC_URL, or the address
+   * the server listens on. Never a request's Host header, which the client chooses.
+   */
+  baseUrl(): string;
   /** Checked by `/ready` in order; the database check comes first. */
   readiness: ReadinessCheck[];
   /** Absent: collectibles and claims can be read but not created (503). */

@@ -58,7 +58,7 @@ const EnvSchema = z.object({
       )
       .optional(),
   ),
-  /** Base URL clients reach the API at, for image links. Unset: taken from each request's Host. */
+  /** Base URL clients reach the API at, for image links. Unset: the address the API listens on. */
   PUBLIC_URL: z.preprocess(
     emptyAsUndefined,
     z
@@ -73,6 +73,13 @@ const EnvSchema = z.object({
   /** Requests each API key may make per window before answering 429. */
   RATE_LIMIT_MAX: int(1, 1_000_000).default(600),
   RATE_LIMIT_WINDOW_MS: int(1000, 24 * 60 * 60 * 1000).default(60_000),
+  /** Requests per window one client address may make without a valid key before 429. */
+  ANONYMOUS_RATE_LIMIT_MAX: int(1, 1_000_000).default(60),
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client address: unset, none (the peer is
+   * the client); a number of hops, or a comma-separated list of addresses or subnets.
+   */
+  TRUST_PROXY: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   /** JSON-RPC URL of the chain. Unset: no chain; collectibles and claims answer 503. */
   RPC_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^(https?|wss?)$/ }).optional()),
   /** Folder of `<chainId>.json` deployment files (deploy/deployments when unset). */

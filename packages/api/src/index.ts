@@ -42,7 +42,10 @@ try {
     ? startChainServices(env, database, logger)
     : undefined;
 
+  // Known once the server listens (PORT=0 picks a port); PUBLIC_URL when set.
+  let baseUrl = env.PUBLIC_URL ?? "";
   const app = createApp({
+    baseUrl: () => baseUrl,
     config: env,
     db: database.db,
     logger,
@@ -58,7 +61,7 @@ try {
   });
   const { port } = server.address() as AddressInfo;
   const host = env.HOST === "0.0.0.0" || env.HOST === "::" ? "localhost" : env.HOST;
-  const baseUrl = env.PUBLIC_URL ?? `http://${host}:${port}`;
+  baseUrl = env.PUBLIC_URL ?? `http://${host}:${port}`;
 
   const lines = [
     "",

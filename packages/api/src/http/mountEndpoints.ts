@@ -8,9 +8,10 @@ import { type Request, type RequestHandler, type Response, Router } from "expres
 import type { RouteDeps } from "../deps.ts";
 import { MethodNotAllowedError } from "../errors.ts";
 import { authenticate } from "../middleware/auth.ts";
-import { jsonBody, multipartBody, requireContentType } from "../middleware/bodyParsers.ts";
+import { multipartBody, requireContentType } from "../middleware/bodyParsers.ts";
 import { idempotency } from "../middleware/idempotency.ts";
-import { rateLimitPerKey } from "../middleware/rateLimit.ts";
+import { jsonBody } from "../middleware/jsonBody.ts";
+import { rateLimitFailedAuthentication, rateLimitPerKey } from "../middleware/rateLimit.ts";
 import { parseBody, parseInput } from "../middleware/validate.ts";
 import {
   type AnyInput,
@@ -33,6 +34,10 @@ declare global {
 export function mountEndpoints(endpoints: readonly Endpoint[], deps: RouteDeps): Router {
   const router = Router();
   const keyGuard = [
+    rateLimitFailedAuthentication({
+      max: deps.config.ANONYMOUS_RATE_LIMIT_MAX,
+      windowMs: deps.config.RATE_LIMIT_WINDOW_MS,
+    }),
     ...authenticate(deps.db),
     rateLimitPerKey({
       max: deps.config.RATE_LIMIT_MAX,
@@ -83,8 +88,7 @@ function handlerFor(endpoint: Endpoint, deps: RouteDeps): RequestHandler {
       body: spec.body ? parseBody(spec.body, bodyOf(req, spec)) : undefined,
       files: filesOf(req),
       auth: res.locals.auth,
-      // PUBLIC_URL when configured, else this request's host.
-      baseUrl: deps.config.PUBLIC_URL ?? `${req.protocol}://${req.get("host") ?? "localhost"}`,
+      baseUrl: deps.baseUrl(),
       ifNoneMatch: req.get("if-none-match"),
     };
     send(res, await endpoint.handle(input, deps));

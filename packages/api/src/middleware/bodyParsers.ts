@@ -1,9 +1,8 @@
 /**
- * Request bodies: JSON everywhere, multipart/form-data where files are accepted. A body in any
- * other content type answers 415; a JSON body over the cap answers 413 before it is read whole.
+ * Request bodies besides JSON (`jsonBody.ts`): the content-type check (a body in a type the
+ * endpoint does not read answers 415) and multipart/form-data where files are accepted.
  */
 import type { NextFunction, Request, RequestHandler, Response } from "express";
-import express from "express";
 import multer from "multer";
 import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from "../errors.ts";
 
@@ -23,10 +22,6 @@ export function requireContentType(types: string[]): RequestHandler {
     }
     next();
   };
-}
-
-export function jsonBody(limitBytes: number): RequestHandler {
-  return express.json({ limit: limitBytes, type: "application/json", strict: true });
 }
 
 /**

@@ -19,12 +19,13 @@ import {
 function fromFramework(error: unknown): ApiError | undefined {
   if (!error || typeof error !== "object") return undefined;
   // The router cannot percent-decode a path parameter (`/claims/%E0%A4%A`).
-  if (error instanceof URIError || (error as { status?: unknown }).status === 400) {
-    if (!("type" in error)) {
-      return new ValidationError("The path is not valid percent-encoded UTF-8", [
-        { field: "path", code: "invalid_path", message: "malformed percent-encoding" },
-      ]);
-    }
+  if (
+    error instanceof URIError ||
+    /^Failed to decode param/.test(String((error as Error).message))
+  ) {
+    return new ValidationError("The path is not valid percent-encoded UTF-8", [
+      { field: "path", code: "invalid_path", message: "malformed percent-encoding" },
+    ]);
   }
   if (!("type" in error)) return undefined;
   const { type, limit } = error as { type: unknown; limit?: unknown };

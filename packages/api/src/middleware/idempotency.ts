@@ -24,22 +24,22 @@ import { authOf } from "./auth.ts";
 const STALE_AFTER_SECONDS = 60;
 const POLL_MS = 50;
 
-/** A stable JSON text: object keys sorted, so `{a,b}` and `{b,a}` are the same request. */
+/**
+ * A stable JSON text: object keys sorted, so `{a,b}` and `{b,a}` are the same request. The body
+ * was parsed at most MAX_JSON_DEPTH deep, and JSON.stringify walks it; nothing here recurses.
+ */
 function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
+  return JSON.stringify(value ?? null, (_key, item: unknown) =>
+    item && typeof item === "object" && !Array.isArray(item)
+      ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : item,
+  );
 }
 
 function fingerprint(req: Request): string {
   const hash = createHash("sha256");
   hash.update(`${req.method} ${req.baseUrl}${req.path}\n`);
-  hash.update(canonical(req.body ?? null));
+  hash.update(canonical(req.body));
   const files = req.files as Record<string, Express.Multer.File[]> | undefined;
   if (files && !Array.isArray(files)) {
     for (const field of Object.keys(files).sort()) {

@@ -71,12 +71,20 @@ async function listen(
   defaultKey: () => string,
   undocumentedAnswers: string[],
 ): Promise<TestServer> {
-  const env = parseEnv({ NODE_ENV: "test", LOG_LEVEL: "silent", ...overrides });
+  const env = parseEnv({
+    NODE_ENV: "test",
+    LOG_LEVEL: "silent",
+    // Tests send many refused keys from one address on purpose; the address limit has its own.
+    ANONYMOUS_RATE_LIMIT_MAX: "1000000",
+    ...overrides,
+  });
   const log = logger ?? createLogger({ level: env.LOG_LEVEL });
   const chain: RunningChainServices | undefined = env.RPC_URL
     ? startChainServices(env, database, log)
     : undefined;
+  let baseUrl = env.PUBLIC_URL ?? "";
   const app = createApp({
+    baseUrl: () => baseUrl,
     auditResponse: (problems) => undocumentedAnswers.push(...problems),
     config: env,
     db: database.db,
@@ -93,6 +101,7 @@ async function listen(
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  baseUrl = env.PUBLIC_URL ?? url;
   return {
     url,
     env,
