@@ -13,6 +13,7 @@
  * missing or older than the sources in contracts/, the first deploy builds it, ~10 s).
  */
 import { pathToFileURL } from "node:url";
+import { DEFAULT_HOOK_GAS_BUDGET } from "@collectibles/contracts";
 import { type Address, createPublicClient, createWalletClient, http } from "viem";
 import { collectiblesArtifact } from "./artifact.ts";
 import { startHardhatNode } from "./hardhatNode.ts";
@@ -42,7 +43,8 @@ export async function startLocalChain(opts: { port?: number } = {}): Promise<Loc
 /**
  * Deploys Collectibles to rpcUrl with viem (fast; not Ignition) from the compiled artifact,
  * admin = minter = Hardhat's account #0 (or opts.minter), and writes <deploymentsDir>/<chainId>.json.
- * The admin delay is 0: tests may transfer the admin role without waiting.
+ * The admin delay is 0: tests may transfer the admin role without waiting; the hook gas budget is
+ * the deploy tooling's default (50,000).
  */
 export async function deployCollectibles(opts: {
   rpcUrl: string;
@@ -62,7 +64,7 @@ export async function deployCollectibles(opts: {
   const hash = await wallet.deployContract({
     abi: artifact.abi,
     bytecode: artifact.bytecode,
-    args: [0, HARDHAT_ACCOUNT_0, opts.minter ?? HARDHAT_ACCOUNT_0],
+    args: [0, HARDHAT_ACCOUNT_0, opts.minter ?? HARDHAT_ACCOUNT_0, DEFAULT_HOOK_GAS_BUDGET],
     chain: null,
   });
   const receipt = await publicClient.waitForTransactionReceipt({ hash });

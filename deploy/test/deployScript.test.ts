@@ -5,14 +5,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
-import { collectiblesAbi } from "@collectibles/contracts";
+import { collectiblesAbi, DEFAULT_HOOK_GAS_BUDGET } from "@collectibles/contracts";
 import { createPublicClient, getAddress, http } from "viem";
 import { deployOptionsFromEnv, deployWithIgnition } from "../scripts/deployWithIgnition.ts";
 import { collectiblesArtifact, deployRoot } from "../src/artifact.ts";
 import { getDeployment } from "../src/index.ts";
 import { type LocalChain, startLocalChain } from "../src/testing.ts";
 import { ACCOUNT_3 as ADMIN, ACCOUNT_4 as MINTER } from "../testkit/accounts.ts";
-import { assertSameBytecode } from "../testkit/bytecode.ts";
+import { assertSameBytecode, immutableReferencesOf, withImmutables } from "../testkit/bytecode.ts";
 import { fakeHre } from "../testkit/fakeHre.ts";
 import { runDeployScript } from "../testkit/processes.ts";
 
@@ -58,11 +58,16 @@ describe("scripts/deploy.ts (pnpm deploy:local)", () => {
       deployment.address,
     );
     assert.equal(Number(receipt.blockNumber), deployment.deployBlock);
-    // The code on chain is the artifact's, metadata hash included: what explorers verify.
+    // The code on chain is the artifact's, metadata hash included: what explorers verify (with
+    // the hook gas budget the constructor wrote into its immutable).
     const artifact = await collectiblesArtifact();
     assertSameBytecode(
       await client.getCode({ address: deployment.address }),
-      artifact.deployedBytecode,
+      withImmutables(
+        artifact.deployedBytecode,
+        immutableReferencesOf(artifact),
+        DEFAULT_HOOK_GAS_BUDGET,
+      ),
       "code deployed by Ignition",
     );
 
@@ -150,11 +155,19 @@ describe("deployWithIgnition guards", () => {
       deployOptionsFromEnv({
         ADMIN_ADDRESS: ADMIN.toLowerCase(),
         ADMIN_DELAY_SECONDS: "60",
+        HOOK_GAS_BUDGET: "80000",
         IGNITION_DEPLOYMENT_ID: "x",
       }),
-      { admin: ADMIN, minter: undefined, adminDelay: 60n, deploymentId: "x" },
+      {
+        admin: ADMIN,
+        minter: undefined,
+        adminDelay: 60n,
+        hookGasBudget: 80_000n,
+        deploymentId: "x",
+      },
     );
     assert.throws(() => deployOptionsFromEnv({ MINTER_ADDRESS: "0x12" }), /MINTER_ADDRESS must be/);
     assert.throws(() => deployOptionsFromEnv({ ADMIN_DELAY_SECONDS: "2d" }), /ADMIN_DELAY_SECONDS/);
+    assert.throws(() => deployOptionsFromEnv({ HOOK_GAS_BUDGET: "50k" }), /HOOK_GAS_BUDGET/);
   });
 });
