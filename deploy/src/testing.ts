@@ -44,12 +44,14 @@ export async function startLocalChain(opts: { port?: number } = {}): Promise<Loc
  * Deploys Collectibles to rpcUrl with viem (fast; not Ignition) from the compiled artifact,
  * admin = minter = Hardhat's account #0 (or opts.minter), and writes <deploymentsDir>/<chainId>.json.
  * The admin delay is 0: tests may transfer the admin role without waiting; the hook gas budget is
- * the deploy tooling's default (50,000).
+ * the deploy tooling's default (50,000) unless opts.hookGasBudget is given.
  */
 export async function deployCollectibles(opts: {
   rpcUrl: string;
   deploymentsDir: string;
   minter?: `0x${string}`;
+  /** Gas a receiver's hook gets; default the deploy tooling's (50,000). */
+  hookGasBudget?: bigint;
 }): Promise<Deployment> {
   const artifact = await collectiblesArtifact();
   const transport = http(opts.rpcUrl, { retryCount: 0 });
@@ -64,7 +66,12 @@ export async function deployCollectibles(opts: {
   const hash = await wallet.deployContract({
     abi: artifact.abi,
     bytecode: artifact.bytecode,
-    args: [0, HARDHAT_ACCOUNT_0, opts.minter ?? HARDHAT_ACCOUNT_0, DEFAULT_HOOK_GAS_BUDGET],
+    args: [
+      0,
+      HARDHAT_ACCOUNT_0,
+      opts.minter ?? HARDHAT_ACCOUNT_0,
+      opts.hookGasBudget ?? DEFAULT_HOOK_GAS_BUDGET,
+    ],
     chain: null,
   });
   const receipt = await publicClient.waitForTransactionReceipt({ hash });
