@@ -68,7 +68,7 @@ export interface RelayerStatus {
   stuckAtFeeCap: StuckTransaction[];
 }
 
-/** `failure_reason` of a claim the contract skipped because of its receiver. */
+/** `failure_reason`s the relayer gives a claim, besides the name of a revert. */
 export const CLAIM_FAILURE = {
   recipientRefused: "recipient_refused",
   recipientGasExceeded: "recipient_gas_exceeded",
@@ -407,13 +407,8 @@ export class Relayer {
   }
 
   private async claimRefused(row: ClaimIntent, reason: string) {
-    if (reason === "ClaimAlreadyMinted") {
-      // Minted by an earlier transaction whose outcome we did not see: it is done.
-      await markClaimsMined(this.db, [row.id], await this.options.chain.blockNumber(), null);
-    } else {
-      this.options.logger.warn({ claim: row.id, reason }, "claim refused by chain");
-      await markClaimFailed(this.db, row.id, reason);
-    }
+    this.options.logger.warn({ claim: row.id, reason }, "claim refused by chain");
+    await markClaimFailed(this.db, row.id, reason);
     this.options.onChange?.();
   }
 
