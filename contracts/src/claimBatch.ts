@@ -55,7 +55,7 @@ const BATCH_BASE_GAS = 60_000n;
 /**
  * Gas of one claim besides its hook's budget, in the worst case: a contract receiver not seen
  * before, minted in a self-call of its own run of a collectible not touched before, then undone
- * and reported (about 42,000 measured; GAS.md).
+ * and reported (about 40,000 measured; GAS.md).
  */
 const CLAIM_GAS = 50_000n;
 
