@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { network } from "hardhat";
 import { getAddress, type Hex, parseEventLogs } from "viem";
+import { encodeClaimRuns, SkipReason } from "../src/claimBatch.ts";
 import {
   ADMIN_DELAY,
   DEFAULT_ADMIN_ROLE,
@@ -402,7 +403,7 @@ describe("Collectibles: claimBatch", () => {
       claimId: newId(),
       to,
     }));
-    await collectibles.write.claimBatch([claims], { account: accounts.minter });
+    await collectibles.write.claimBatch([encodeClaimRuns(claims)], { account: accounts.minter });
     for (const [i, c] of claims.entries()) {
       const id = tokenIdOf(c.collectibleId, c.claimId);
       assert.equal(await collectibles.read.holderOf([id]), c.to);
@@ -419,7 +420,9 @@ describe("Collectibles: claimBatch", () => {
       claimId: newId(),
       to,
     }));
-    const hash = await collectibles.write.claimBatch([claims], { account: accounts.minter });
+    const hash = await collectibles.write.claimBatch([encodeClaimRuns(claims)], {
+      account: accounts.minter,
+    });
     const receipt = await publicClient.waitForTransactionReceipt({ hash });
     const logs = parseEventLogs({ abi: collectibles.abi, logs: receipt.logs });
     assert.deepEqual(
@@ -449,65 +452,64 @@ describe("Collectibles: claimBatch", () => {
       { collectibleId: other, claimId: newId(), to: accounts.bob },
       { collectibleId: other, claimId: newId(), to: accounts.alice },
     ];
-    await collectibles.write.claimBatch([claims], { account: accounts.minter });
+    await collectibles.write.claimBatch([encodeClaimRuns(claims)], { account: accounts.minter });
     assert.equal(await collectibles.read.claimedCount([collectibleId]), 1n);
     assert.equal(await collectibles.read.claimedCount([other]), 2n);
   });
 
-  it("reverts as a whole with ClaimAlreadyMinted when a claim id repeats inside the batch", async () => {
-    const { collectibles, collectibleId, accounts } =
+  it("skips a claim id repeated inside the batch or minted before, with ClaimSkipped(AlreadyMinted)", async () => {
+    const { collectibles, collectibleId, accounts, claim, publicClient } =
       await networkHelpers.loadFixture(withCollectible);
-    const claimId = newId();
-    const first = newId();
+    const earlier = newId();
+    await claim(earlier);
+    const repeated = newId();
     const claims = [
-      { collectibleId, claimId: first, to: accounts.alice },
-      { collectibleId, claimId, to: accounts.alice },
-      { collectibleId, claimId, to: accounts.bob },
+      { collectibleId, claimId: repeated, to: accounts.alice },
+      { collectibleId, claimId: repeated, to: accounts.bob },
+      { collectibleId, claimId: earlier, to: accounts.bob },
     ];
-    await viem.assertions.revertWithCustomErrorWithArgs(
-      collectibles.write.claimBatch([claims], { account: accounts.minter }),
-      collectibles,
-      "ClaimAlreadyMinted",
-      [collectibleId, claimId],
+    const hash = await collectibles.write.claimBatch([encodeClaimRuns(claims)], {
+      account: accounts.minter,
+    });
+    const receipt = await publicClient.waitForTransactionReceipt({ hash });
+    const skipped = parseEventLogs({
+      abi: collectibles.abi,
+      logs: receipt.logs,
+      eventName: "ClaimSkipped",
+    });
+    assert.deepEqual(
+      skipped.map((log) => log.args),
+      [
+        { collectibleId, claimId: repeated, to: accounts.bob, reason: SkipReason.AlreadyMinted },
+        { collectibleId, claimId: earlier, to: accounts.bob, reason: SkipReason.AlreadyMinted },
+      ],
     );
-    assert.equal(await collectibles.read.isClaimed([collectibleId, first]), false);
-    assert.equal(await collectibles.read.claimedCount([collectibleId]), 0n);
+    assert.equal(
+      await collectibles.read.holderOf([tokenIdOf(collectibleId, repeated)]),
+      accounts.alice,
+    );
+    assert.equal(
+      await collectibles.read.holderOf([tokenIdOf(collectibleId, earlier)]),
+      accounts.alice,
+    );
+    assert.equal(await collectibles.read.claimedCount([collectibleId]), 2n);
   });
 
-  it("reverts as a whole with ClaimAlreadyMinted when a claim id was minted by an earlier transaction", async () => {
-    const { collectibles, collectibleId, accounts, claim } =
-      await networkHelpers.loadFixture(withCollectible);
-    const claimId = newId();
-    await claim(claimId);
-    await viem.assertions.revertWithCustomErrorWithArgs(
-      collectibles.write.claimBatch(
-        [
-          [
-            { collectibleId, claimId: newId(), to: accounts.bob },
-            { collectibleId, claimId, to: accounts.bob },
-          ],
-        ],
-        { account: accounts.minter },
-      ),
-      collectibles,
-      "ClaimAlreadyMinted",
-      [collectibleId, claimId],
-    );
-    assert.equal(await collectibles.read.claimedCount([collectibleId]), 1n);
-  });
-
-  it("reverts as a whole with CollectibleSoldOut when the batch asks for more than is left", async () => {
+  it("mints up to the total and skips the rest with ClaimSkipped(SoldOut)", async () => {
     const { collectibles, collectibleId, accounts, claim } =
       await networkHelpers.loadFixture(withCollectible);
     await claim(newId());
     const claims = [0, 1, 2].map(() => ({ collectibleId, claimId: newId(), to: accounts.bob }));
-    await viem.assertions.revertWithCustomErrorWithArgs(
-      collectibles.write.claimBatch([claims], { account: accounts.minter }),
+    const last = claims[2];
+    assert.ok(last);
+    await viem.assertions.emitWithArgs(
+      collectibles.write.claimBatch([encodeClaimRuns(claims)], { account: accounts.minter }),
       collectibles,
-      "CollectibleSoldOut",
-      [collectibleId, TOTAL],
+      "ClaimSkipped",
+      [collectibleId, last.claimId, accounts.bob, SkipReason.SoldOut],
     );
-    assert.equal(await collectibles.read.claimedCount([collectibleId]), 1n);
+    assert.equal(await collectibles.read.claimedCount([collectibleId]), TOTAL);
+    assert.equal(await collectibles.read.isClaimed([collectibleId, last.claimId]), false);
   });
 
   it("reverts with EmptyBatch for a batch with no claims", async () => {
@@ -540,7 +542,9 @@ describe("Collectibles: claimBatch", () => {
     ] as const;
     for (const [bad, error, args] of cases) {
       await viem.assertions.revertWithCustomErrorWithArgs(
-        collectibles.write.claimBatch([[good, bad]], { account: accounts.minter }),
+        collectibles.write.claimBatch([encodeClaimRuns([good, bad])], {
+          account: accounts.minter,
+        }),
         collectibles,
         error,
         [...args],
@@ -548,30 +552,29 @@ describe("Collectibles: claimBatch", () => {
     }
   });
 
-  it("reverts with ERC1155InvalidReceiver when one receiver contract rejects, minting none", async () => {
+  it("reverts with MalformedClaimRun for a run whose claims are not whole 36-byte records", async () => {
     const { collectibles, collectibleId, accounts } =
       await networkHelpers.loadFixture(withCollectible);
-    const receiver = await viem.deployContract("NonReceiverMock");
-    const claims = [
-      { collectibleId, claimId: newId(), to: accounts.alice },
-      { collectibleId, claimId: newId(), to: receiver.address },
-    ];
-    await viem.assertions.revertWithCustomErrorWithArgs(
-      collectibles.write.claimBatch([claims], { account: accounts.minter }),
-      collectibles,
-      "ERC1155InvalidReceiver",
-      [getAddress(receiver.address)],
-    );
-    assert.equal(await collectibles.read.claimedCount([collectibleId]), 0n);
+    for (const claims of ["0x", `${newId()}${accounts.alice.slice(2)}00`] as const) {
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        collectibles.write.claimBatch([[{ collectibleId, claims: claims as Hex }]], {
+          account: accounts.minter,
+        }),
+        collectibles,
+        "MalformedClaimRun",
+        [collectibleId, BigInt((claims.length - 2) / 2)],
+      );
+    }
   });
 
   it("reverts with AccessControlUnauthorizedAccount for a caller without MINTER_ROLE", async () => {
     const { collectibles, collectibleId, accounts } =
       await networkHelpers.loadFixture(withCollectible);
     await viem.assertions.revertWithCustomErrorWithArgs(
-      collectibles.write.claimBatch([[{ collectibleId, claimId: newId(), to: accounts.bob }]], {
-        account: accounts.bob,
-      }),
+      collectibles.write.claimBatch(
+        [encodeClaimRuns([{ collectibleId, claimId: newId(), to: accounts.bob }])],
+        { account: accounts.bob },
+      ),
       collectibles,
       "AccessControlUnauthorizedAccount",
       [accounts.bob, MINTER_ROLE],

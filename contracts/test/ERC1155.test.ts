@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { network } from "hardhat";
 import { getAddress, parseEventLogs } from "viem";
+import { encodeClaimRuns } from "../src/claimBatch.ts";
 import {
   deployCollectibles,
   metadata,
@@ -32,10 +33,10 @@ async function withTokens() {
   const [claim1, claim2] = [newId(), newId()];
   await collectibles.write.claimBatch(
     [
-      [
+      encodeClaimRuns([
         { collectibleId, claimId: claim1, to: accounts.alice },
         { collectibleId, claimId: claim2, to: accounts.alice },
-      ],
+      ]),
     ],
     { account: accounts.minter },
   );

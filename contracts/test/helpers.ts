@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import type { network } from "hardhat";
 import { type Address, getAddress, type Hex, keccak256, toHex } from "viem";
+import { DEFAULT_HOOK_GAS_BUDGET } from "../src/claimBatch.ts";
 import { uuidToBytes16 } from "../src/tokenId.ts";
 
 export type Connection = Awaited<ReturnType<typeof network.create>>;
@@ -59,6 +60,7 @@ export async function deployCollectibles(viem: Viem) {
     ADMIN_DELAY,
     admin.account.address,
     minter.account.address,
+    DEFAULT_HOOK_GAS_BUDGET,
   ]);
   const publicClient = await viem.getPublicClient();
   const accounts = {

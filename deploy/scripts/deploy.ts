@@ -5,7 +5,7 @@
  *   hardhat run --network localhost scripts/deploy.ts
  *   hardhat run --network live scripts/deploy.ts       (RPC_URL, CHAIN_ID, DEPLOYER_PRIVATE_KEY)
  *
- * Options from the environment: ADMIN_ADDRESS, MINTER_ADDRESS, ADMIN_DELAY_SECONDS,
+ * Options from the environment: ADMIN_ADDRESS, MINTER_ADDRESS, ADMIN_DELAY_SECONDS, HOOK_GAS_BUDGET,
  * IGNITION_DEPLOYMENT_ID, DEPLOYMENTS_DIR, HARDHAT_IGNITION_CONFIRM_DEPLOYMENT.
  */
 import hre from "hardhat";

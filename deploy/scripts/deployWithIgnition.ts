@@ -17,6 +17,8 @@ export interface DeployOptions {
   minter?: Address;
   /** Seconds a default-admin transfer waits; default 0 on chain 31337, two days elsewhere. */
   adminDelay?: bigint;
+  /** Gas a receiver's hook gets on a mint; default the module's (50,000). */
+  hookGasBudget?: bigint;
   /** Ignition deployment id (journal folder); default `chain-<chainId>`. */
   deploymentId?: string;
   /** Folder for `<chainId>.json`; default deploymentsDir() (honours DEPLOYMENTS_DIR). */
@@ -43,10 +45,15 @@ export function deployOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Depl
   if (delay && !/^\d+$/.test(delay)) {
     throw new DeployError(`ADMIN_DELAY_SECONDS must be a whole number of seconds, got "${delay}"`);
   }
+  const budget = env.HOOK_GAS_BUDGET?.trim();
+  if (budget && !/^\d+$/.test(budget)) {
+    throw new DeployError(`HOOK_GAS_BUDGET must be a whole amount of gas, got "${budget}"`);
+  }
   return {
     admin: address("ADMIN_ADDRESS"),
     minter: address("MINTER_ADDRESS"),
     adminDelay: delay ? BigInt(delay) : undefined,
+    hookGasBudget: budget ? BigInt(budget) : undefined,
     deploymentId: env.IGNITION_DEPLOYMENT_ID?.trim() || undefined,
   };
 }
@@ -152,11 +159,14 @@ export async function deployWithIgnition(
     if (options.admin) parameters.admin = options.admin;
     if (options.minter) parameters.minter = options.minter;
     if (adminDelay !== undefined) parameters.adminDelay = Number(adminDelay);
+    if (options.hookGasBudget !== undefined)
+      parameters.hookGasBudget = Number(options.hookGasBudget);
 
     log(
       `Deploying Collectibles to chain ${chainId} from ${deployer.account.address}: ` +
         `admin ${options.admin ?? "deployer"}, minter ${options.minter ?? "deployer"}, ` +
-        `admin delay ${adminDelay ?? "2 days (module default)"}${adminDelay === undefined ? "" : " s"}`,
+        `admin delay ${adminDelay ?? "2 days (module default)"}${adminDelay === undefined ? "" : " s"}, ` +
+        `hook gas budget ${options.hookGasBudget ?? "50000 (module default)"}`,
     );
 
     const deploymentId = options.deploymentId ?? `chain-${chainId}`;

@@ -13,6 +13,7 @@
  * missing or older than the sources in contracts/, the first deploy builds it, ~10 s).
  */
 import { pathToFileURL } from "node:url";
+import { DEFAULT_HOOK_GAS_BUDGET } from "@collectibles/contracts";
 import { DEV_ACCOUNT_0 } from "@collectibles/devkit/chain";
 import { createPublicClient, createWalletClient, http } from "viem";
 import { collectiblesArtifact } from "./artifact.ts";
@@ -21,12 +22,15 @@ import { type Deployment, writeDeployment } from "./index.ts";
 /**
  * Deploys Collectibles to rpcUrl with viem (fast; not Ignition) from the compiled artifact,
  * admin = minter = the development account #0 (or opts.minter), and writes <deploymentsDir>/<chainId>.json.
- * The admin delay is 0: tests may transfer the admin role without waiting.
+ * The admin delay is 0: tests may transfer the admin role without waiting; the hook gas budget is
+ * the deploy tooling's default (50,000) unless opts.hookGasBudget is given.
  */
 export async function deployCollectibles(opts: {
   rpcUrl: string;
   deploymentsDir: string;
   minter?: `0x${string}`;
+  /** Gas a receiver's hook gets; default the deploy tooling's (50,000). */
+  hookGasBudget?: bigint;
 }): Promise<Deployment> {
   const artifact = await collectiblesArtifact();
   const transport = http(opts.rpcUrl, { retryCount: 0 });
@@ -41,7 +45,12 @@ export async function deployCollectibles(opts: {
   const hash = await wallet.deployContract({
     abi: artifact.abi,
     bytecode: artifact.bytecode,
-    args: [0, DEV_ACCOUNT_0, opts.minter ?? DEV_ACCOUNT_0],
+    args: [
+      0,
+      DEV_ACCOUNT_0,
+      opts.minter ?? DEV_ACCOUNT_0,
+      opts.hookGasBudget ?? DEFAULT_HOOK_GAS_BUDGET,
+    ],
     chain: null,
   });
   const receipt = await publicClient.waitForTransactionReceipt({ hash });

@@ -5,13 +5,17 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
-import { collectiblesAbi } from "@collectibles/contracts";
+import { collectiblesAbi, DEFAULT_HOOK_GAS_BUDGET } from "@collectibles/contracts";
 import { DEV_ACCOUNTS, type LocalChain, startLocalChain } from "@collectibles/devkit/chain";
 import { createPublicClient, getAddress, http } from "viem";
 import { deployOptionsFromEnv, deployWithIgnition } from "../scripts/deployWithIgnition.ts";
 import { collectiblesArtifact, deployRoot } from "../src/artifact.ts";
 import { getDeployment } from "../src/index.ts";
-import { assertSameBytecode } from "../test-support/bytecode.ts";
+import {
+  assertSameBytecode,
+  immutableReferencesOf,
+  withImmutables,
+} from "../test-support/bytecode.ts";
 import { runDeployScript } from "../test-support/deployScript.ts";
 import { fakeHre } from "../test-support/fakeHre.ts";
 
@@ -59,11 +63,16 @@ describe("scripts/deploy.ts (pnpm deploy:local)", () => {
       deployment.address,
     );
     assert.equal(Number(receipt.blockNumber), deployment.deployBlock);
-    // The code on chain is the artifact's, metadata hash included: what explorers verify.
+    // The code on chain is the artifact's, metadata hash included: what explorers verify (with
+    // the hook gas budget the constructor wrote into its immutable).
     const artifact = await collectiblesArtifact();
     assertSameBytecode(
       await client.getCode({ address: deployment.address }),
-      artifact.deployedBytecode,
+      withImmutables(
+        artifact.deployedBytecode,
+        immutableReferencesOf(artifact),
+        DEFAULT_HOOK_GAS_BUDGET,
+      ),
       "code deployed by Ignition",
     );
 
@@ -151,11 +160,19 @@ describe("deployWithIgnition guards", () => {
       deployOptionsFromEnv({
         ADMIN_ADDRESS: ADMIN.toLowerCase(),
         ADMIN_DELAY_SECONDS: "60",
+        HOOK_GAS_BUDGET: "80000",
         IGNITION_DEPLOYMENT_ID: "x",
       }),
-      { admin: ADMIN, minter: undefined, adminDelay: 60n, deploymentId: "x" },
+      {
+        admin: ADMIN,
+        minter: undefined,
+        adminDelay: 60n,
+        hookGasBudget: 80_000n,
+        deploymentId: "x",
+      },
     );
     assert.throws(() => deployOptionsFromEnv({ MINTER_ADDRESS: "0x12" }), /MINTER_ADDRESS must be/);
     assert.throws(() => deployOptionsFromEnv({ ADMIN_DELAY_SECONDS: "2d" }), /ADMIN_DELAY_SECONDS/);
+    assert.throws(() => deployOptionsFromEnv({ HOOK_GAS_BUDGET: "50k" }), /HOOK_GAS_BUDGET/);
   });
 });

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
-import { collectiblesAbi } from "@collectibles/contracts";
+import { collectiblesAbi, DEFAULT_HOOK_GAS_BUDGET } from "@collectibles/contracts";
 import {
   DEV_ACCOUNT_0,
   DEV_ACCOUNTS,
@@ -30,7 +30,11 @@ import {
 } from "../src/artifact.ts";
 import { type Deployment, getDeployment } from "../src/index.ts";
 import { deployCollectibles } from "../src/testing.ts";
-import { assertSameBytecode } from "../test-support/bytecode.ts";
+import {
+  assertSameBytecode,
+  type ImmutableReferences,
+  withImmutables,
+} from "../test-support/bytecode.ts";
 import { run, runDeployScript } from "../test-support/deployScript.ts";
 import { type FakeExplorer, startFakeExplorer } from "../test-support/fakeExplorer.ts";
 import { fakeHre } from "../test-support/fakeHre.ts";
@@ -79,7 +83,7 @@ describe("scripts/deploy.ts on a real chain (pnpm deploy)", () => {
     );
   });
 
-  it("deploys with HARDHAT_IGNITION_CONFIRM_DEPLOYMENT=1, from the key, with a two-day admin delay", async () => {
+  it("deploys with HARDHAT_IGNITION_CONFIRM_DEPLOYMENT=1, from the key, with a two-day admin delay and HOOK_GAS_BUDGET", async () => {
     const client = createPublicClient({ transport: http(chain.rpcUrl) });
     // Ignition waits for 5 confirmations on a real chain: keep mining while it runs.
     let mining = true;
@@ -92,6 +96,7 @@ describe("scripts/deploy.ts on a real chain (pnpm deploy)", () => {
     const result = await runDeployScript("live", {
       ...liveEnv(),
       MINTER_ADDRESS: MINTER,
+      HOOK_GAS_BUDGET: "60000",
       IGNITION_DEPLOYMENT_ID: deploymentId,
       HARDHAT_IGNITION_CONFIRM_DEPLOYMENT: "1",
     }).finally(() => {
@@ -115,6 +120,7 @@ describe("scripts/deploy.ts on a real chain (pnpm deploy)", () => {
       await client.readContract({ ...read, functionName: "hasRole", args: [minterRole, MINTER] }),
       true,
     );
+    assert.equal(await client.readContract({ ...read, functionName: "hookGasBudget" }), 60_000n);
   });
 });
 
@@ -124,7 +130,7 @@ const solc = require("solc") as { version(): string; compile(input: string): str
 interface SolcContract {
   evm: {
     bytecode: { object: string };
-    deployedBytecode: { object: string; immutableReferences: object };
+    deployedBytecode: { object: string; immutableReferences: ImmutableReferences };
   };
 }
 
@@ -149,6 +155,7 @@ describe("verification on Etherscan, Blockscout and Sourcify, offline", () => {
         "0",
         DEV_ACCOUNT_0,
         DEV_ACCOUNT_0,
+        String(DEFAULT_HOOK_GAS_BUDGET),
       ],
       {
         ...liveEnv(),
@@ -202,17 +209,23 @@ describe("verification on Etherscan, Blockscout and Sourcify, offline", () => {
     assert.ok(compiled, `${submission.contractName} in the output`);
 
     const client = createPublicClient({ transport: http(chain.rpcUrl) });
-    // Runtime code: no immutables, so nothing differs per deployment and nothing is masked.
-    assert.deepEqual(compiled.deployedBytecode.immutableReferences, {});
+    // Runtime code: the one immutable (the hook gas budget, used in a few places) is what the
+    // constructor fills in; everything else, metadata hash included, must match as compiled.
+    const references = compiled.deployedBytecode.immutableReferences;
+    assert.equal(Object.keys(references).length, 1, "one immutable");
     const onChain = await client.getCode({ address: deployment.address });
-    assertSameBytecode(onChain, `0x${compiled.deployedBytecode.object}`, "runtime code on chain");
+    assertSameBytecode(
+      onChain,
+      withImmutables(compiled.deployedBytecode.object, references, DEFAULT_HOOK_GAS_BUDGET),
+      "runtime code on chain",
+    );
     // The CBOR metadata (IPFS hash of the metadata, solc 0.8.37) is part of what matched.
     assert.match(onChain ?? "", /a264697066735822[0-9a-f]{68}64736f6c6343000825(0033)$/);
 
     // Creation code + the submitted constructor arguments = the deployment transaction's input.
     const args = encodeAbiParameters(
-      [{ type: "uint48" }, { type: "address" }, { type: "address" }],
-      [0, DEV_ACCOUNT_0, DEV_ACCOUNT_0],
+      [{ type: "uint48" }, { type: "address" }, { type: "address" }, { type: "uint256" }],
+      [0, DEV_ACCOUNT_0, DEV_ACCOUNT_0, DEFAULT_HOOK_GAS_BUDGET],
     );
     const etherscan = explorer.submissions.find((s) => s.explorer === "etherscan");
     assert.equal(`0x${etherscan?.constructorArguments}`, args);

@@ -53,10 +53,15 @@ describe("deployCollectibles", () => {
       DEV_ACCOUNT_0,
     );
     assert.equal(await client.readContract({ ...read, functionName: "defaultAdminDelay" }), 0);
+    assert.equal(await client.readContract({ ...read, functionName: "hookGasBudget" }), 50_000n);
   });
 
-  it("makes account #0 the minter when none is given", async () => {
-    const deployment = await deployCollectibles({ rpcUrl: chain.rpcUrl, deploymentsDir: folder });
+  it("makes account #0 the minter when none is given, and takes another hook gas budget", async () => {
+    const deployment = await deployCollectibles({
+      rpcUrl: chain.rpcUrl,
+      deploymentsDir: folder,
+      hookGasBudget: 1_000_000n,
+    });
     const client = createPublicClient({ transport: http(chain.rpcUrl) });
     const read = { address: deployment.address, abi: collectiblesAbi } as const;
     const minterRole = await client.readContract({ ...read, functionName: "MINTER_ROLE" });
@@ -68,6 +73,7 @@ describe("deployCollectibles", () => {
       }),
       true,
     );
+    assert.equal(await client.readContract({ ...read, functionName: "hookGasBudget" }), 1_000_000n);
   });
 });
 

@@ -61,7 +61,10 @@ export const claim = onchainTable(
     collectibleId: t.uuid().notNull(),
     chainId: t.integer().notNull(),
     contractAddress: t.hex().notNull(),
-    /** Edition number: 1 for the collectible's first mint, in chain order. */
+    /**
+     * Edition number, as the contract's `editionOf` and `uri()` give it: 1 + the number of the
+     * collectible's mint events before this one in log order.
+     */
     edition: t.bigint().notNull(),
     /** Address the token was minted to. */
     mintedTo: t.hex().notNull(),

@@ -17,6 +17,11 @@ export const collectiblesAbi = [
         "internalType": "address",
         "name": "minter",
         "type": "address"
+      },
+      {
+        "internalType": "uint256",
+        "name": "hookGasBudget_",
+        "type": "uint256"
       }
     ],
     "stateMutability": "nonpayable",
@@ -68,6 +73,17 @@ export const collectiblesAbi = [
       }
     ],
     "name": "AccessControlUnauthorizedAccount",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "caller",
+        "type": "address"
+      }
+    ],
+    "name": "CallerNotSelf",
     "type": "error"
   },
   {
@@ -234,6 +250,22 @@ export const collectiblesAbi = [
   {
     "inputs": [
       {
+        "internalType": "uint256",
+        "name": "needed",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "left",
+        "type": "uint256"
+      }
+    ],
+    "name": "InsufficientGasForHook",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
         "internalType": "bytes16",
         "name": "collectibleId",
         "type": "bytes16"
@@ -250,12 +282,65 @@ export const collectiblesAbi = [
   {
     "inputs": [
       {
+        "internalType": "uint256",
+        "name": "budget",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "min",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "max",
+        "type": "uint256"
+      }
+    ],
+    "name": "InvalidHookGasBudget",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
         "internalType": "bytes16",
         "name": "id",
         "type": "bytes16"
       }
     ],
     "name": "InvalidTotalSupply",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "bytes16",
+        "name": "collectibleId",
+        "type": "bytes16"
+      },
+      {
+        "internalType": "uint256",
+        "name": "length",
+        "type": "uint256"
+      }
+    ],
+    "name": "MalformedClaimRun",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "receiver",
+        "type": "address"
+      },
+      {
+        "internalType": "uint256",
+        "name": "gasBudget",
+        "type": "uint256"
+      }
+    ],
+    "name": "ReceiverGasExceeded",
     "type": "error"
   },
   {
@@ -335,6 +420,37 @@ export const collectiblesAbi = [
       }
     ],
     "name": "ApprovalForAll",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "bytes16",
+        "name": "collectibleId",
+        "type": "bytes16"
+      },
+      {
+        "indexed": true,
+        "internalType": "bytes16",
+        "name": "claimId",
+        "type": "bytes16"
+      },
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "to",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "enum ICollectibles.SkipReason",
+        "name": "reason",
+        "type": "uint8"
+      }
+    ],
+    "name": "ClaimSkipped",
     "type": "event"
   },
   {
@@ -629,12 +745,38 @@ export const collectiblesAbi = [
   },
   {
     "inputs": [],
+    "name": "MAX_HOOK_GAS_BUDGET",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
     "name": "MINTER_ROLE",
     "outputs": [
       {
         "internalType": "bytes32",
         "name": "",
         "type": "bytes32"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "MIN_HOOK_GAS_BUDGET",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
       }
     ],
     "stateMutability": "view",
@@ -786,18 +928,13 @@ export const collectiblesAbi = [
             "type": "bytes16"
           },
           {
-            "internalType": "bytes16",
-            "name": "claimId",
-            "type": "bytes16"
-          },
-          {
-            "internalType": "address",
-            "name": "to",
-            "type": "address"
+            "internalType": "bytes",
+            "name": "claims",
+            "type": "bytes"
           }
         ],
-        "internalType": "struct ICollectibles.Claim[]",
-        "name": "claims",
+        "internalType": "struct ICollectibles.ClaimRun[]",
+        "name": "runs",
         "type": "tuple[]"
       }
     ],
@@ -1087,6 +1224,19 @@ export const collectiblesAbi = [
     "type": "function"
   },
   {
+    "inputs": [],
+    "name": "hookGasBudget",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
     "inputs": [
       {
         "internalType": "address",
@@ -1132,6 +1282,34 @@ export const collectiblesAbi = [
       }
     ],
     "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "operator",
+        "type": "address"
+      },
+      {
+        "internalType": "bytes16",
+        "name": "collectibleId",
+        "type": "bytes16"
+      },
+      {
+        "internalType": "bytes16",
+        "name": "claimId",
+        "type": "bytes16"
+      },
+      {
+        "internalType": "address",
+        "name": "to",
+        "type": "address"
+      }
+    ],
+    "name": "mintIsolated",
+    "outputs": [],
+    "stateMutability": "nonpayable",
     "type": "function"
   },
   {

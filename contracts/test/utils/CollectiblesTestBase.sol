@@ -10,6 +10,13 @@ import {Vm} from "./Vm.sol";
  * admin and a minter, one collectible of three editions, and small assertion helpers.
  */
 abstract contract CollectiblesTestBase {
+    /// @dev One claim as tests write it; `_runs` packs a list of them into `claimBatch`'s runs.
+    struct Claim {
+        bytes16 collectibleId;
+        bytes16 claimId;
+        address to;
+    }
+
     Vm internal constant vm = Vm(address(uint160(uint256(keccak256("hevm cheat code")))));
 
     uint48 internal constant ADMIN_DELAY = 3 days;
@@ -27,13 +34,14 @@ abstract contract CollectiblesTestBase {
     bytes16 internal constant CLAIM_3 = bytes16(0x7b1e4c2a9f3d4e8b8c6a1d2e3f4a5b63);
     bytes16 internal constant CLAIM_4 = bytes16(0x7b1e4c2a9f3d4e8b8c6a1d2e3f4a5b64);
     uint64 internal constant TOTAL = 3;
+    uint256 internal constant HOOK_GAS_BUDGET = 50_000;
 
     bytes32 internal constant MINTER_ROLE = keccak256("MINTER_ROLE");
 
     Collectibles internal collectibles;
 
     function setUp() public virtual {
-        collectibles = new Collectibles(ADMIN_DELAY, ADMIN, MINTER);
+        collectibles = new Collectibles(ADMIN_DELAY, ADMIN, MINTER, HOOK_GAS_BUDGET);
         _create(COLLECTIBLE, TOTAL);
     }
 
@@ -56,6 +64,27 @@ abstract contract CollectiblesTestBase {
     function _claim(bytes16 collectibleId, bytes16 claimId, address to) internal returns (uint256) {
         vm.prank(MINTER);
         return collectibles.claim(collectibleId, claimId, to);
+    }
+
+    function _batch(Claim[] memory claims) internal {
+        ICollectibles.ClaimRun[] memory runs = _runs(claims);
+        vm.prank(MINTER);
+        collectibles.claimBatch(runs);
+    }
+
+    /// @dev Consecutive claims of one collectible become one run, packed as the contract reads them.
+    function _runs(Claim[] memory claims) internal pure returns (ICollectibles.ClaimRun[] memory runs) {
+        uint256 count = 0;
+        for (uint256 i = 0; i < claims.length; ++i) {
+            if (i == 0 || claims[i].collectibleId != claims[i - 1].collectibleId) ++count;
+        }
+        runs = new ICollectibles.ClaimRun[](count);
+        uint256 r = 0;
+        for (uint256 i = 0; i < claims.length; ++i) {
+            if (i > 0 && claims[i].collectibleId != claims[i - 1].collectibleId) ++r;
+            runs[r].collectibleId = claims[i].collectibleId;
+            runs[r].claims = abi.encodePacked(runs[r].claims, claims[i].claimId, claims[i].to);
+        }
     }
 
     function _tokenId(bytes16 collectibleId, bytes16 claimId) internal pure returns (uint256) {

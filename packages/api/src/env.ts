@@ -105,6 +105,15 @@ const EnvSchema = z.object({
   RELAYER_MAX_IN_FLIGHT: int(1, 64).default(8),
   /** A transaction not mined after this long is replaced with a higher fee (same nonce). */
   TX_REPLACE_AFTER_MS: int(1_000, 3_600_000).default(60_000),
+  /**
+   * Highest max fee per gas the relayer ever offers, in gwei (decimals allowed): fee bumps stop
+   * there, and a transaction still unmined at it makes `/ready` answer 503 (stuck at the cap).
+   */
+  MAX_FEE_PER_GAS_GWEI: z
+    .string()
+    .regex(/^\d{1,9}(\.\d{1,9})?$/, "must be a positive number of gwei, e.g. 500 or 1.5")
+    .refine((value) => Number(value) > 0, "must be a positive number of gwei, e.g. 500 or 1.5")
+    .default("500"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

@@ -4,6 +4,14 @@
  * The contract enforces every rule (supply, exactly-once claims, who may move a token); these
  * handlers only record what happened. Each write is keyed by what the chain guarantees unique
  * (collectible id, token id), so replaying an event never adds a row or counts a claim twice.
+ *
+ * Editions come from the chain by its own definition: the contract numbers a token as it mints
+ * it, so `editionOf(token)` is one more than the number of earlier mint events of its collectible
+ * in log order (a mint a refusing receiver undid left no event and took no number), whatever
+ * receiver hooks do in between. Counting mint events in log order, which Ponder delivers, is
+ * therefore reading the chain's edition, without an `editionOf` call per mint (an RPC round trip
+ * per event would slow catch-up) or an edition in every event (gas on every claim).
+ * `ClaimSkipped` events need no handler: a skipped claim minted nothing.
  */
 
 import { type Context, type Event, ponder } from "ponder:registry";
@@ -76,6 +84,7 @@ async function recordMint(context: Context, event: Source, to: Address, tokenId:
     // row means the indexer started after the deployment block. Stop rather than miscount.
     throw new Error(`Mint of token ${tokenId} for unknown collectible ${collectibleId}`);
   }
+  // The chain's edition: this is the collectible's next mint event in log order (see above).
   const edition = parent.claimedCount + 1n;
   const inserted = await context.db
     .insert(claim)

@@ -3,16 +3,20 @@
  * Transactions are signed here with the development accounts (account #0 is the minter).
  */
 import { randomUUID } from "node:crypto";
-import { collectiblesAbi, uuidToBytes16 } from "@collectibles/contracts";
+import { collectiblesAbi, encodeClaimRuns, uuidToBytes16 } from "@collectibles/contracts";
 import { DEV_MNEMONIC } from "@collectibles/devkit/chain";
 import {
+  type Abi,
   type Address,
   createPublicClient,
   createWalletClient,
   defineChain,
   type Hash,
+  type Hex,
   http,
+  keccak256,
   type TransactionReceipt,
+  toHex,
 } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 
@@ -108,21 +112,53 @@ export function chainActions(rpcUrl: string, contract: Address) {
       return { claimId, receipt: await confirmed(hash) };
     },
 
-    /** Sends one claimBatch transaction; returns when mined (or only the hash with `wait: false`). */
-    async claimBatch(claims: readonly ClaimRequest[], opts: { wait?: boolean } = {}) {
+    /**
+     * Sends one claimBatch transaction; returns when mined (or only the hash with `wait: false`).
+     * `gas` skips the estimate: Hardhat refuses to estimate a batch whose receiver runs out of its
+     * hook budget ("an internal call runs out of gas regardless of the transaction's gas limit").
+     */
+    async claimBatch(claims: readonly ClaimRequest[], opts: { wait?: boolean; gas?: bigint } = {}) {
       const hash = await minter.writeContract({
+        gas: opts.gas,
         address: contract,
         abi: collectiblesAbi,
         functionName: "claimBatch",
         args: [
-          claims.map((c) => ({
-            collectibleId: uuidToBytes16(c.collectibleId),
-            claimId: uuidToBytes16(c.claimId),
-            to: c.to,
-          })),
+          encodeClaimRuns(
+            claims.map((c) => ({
+              collectibleId: uuidToBytes16(c.collectibleId),
+              claimId: uuidToBytes16(c.claimId),
+              to: c.to,
+            })),
+          ),
         ],
       });
       return opts.wait === false ? { hash } : { hash, receipt: await confirmed(hash) };
+    },
+
+    /** Deploys a contract (a test receiver) from the minter account; returns its address. */
+    async deploy(artifact: { abi: Abi; bytecode: Hex }, args: readonly unknown[] = []) {
+      const hash = await minter.deployContract({ ...artifact, args } as never);
+      const receipt = await confirmed(hash);
+      if (!receipt.contractAddress) throw new Error(`no contract created by ${hash}`);
+      return receipt.contractAddress;
+    },
+
+    /** Account #0 (the default admin too) grants MINTER_ROLE to `account`. */
+    async grantMinter(account: Address) {
+      const hash = await minter.writeContract({
+        address: contract,
+        abi: collectiblesAbi,
+        functionName: "grantRole",
+        args: [keccak256(toHex("MINTER_ROLE")), account],
+      });
+      return confirmed(hash);
+    },
+
+    /** Any call from the minter account, e.g. arming a test receiver. */
+    async send(address: Address, abi: Abi, functionName: string, args: readonly unknown[]) {
+      const hash = await minter.writeContract({ address, abi, functionName, args } as never);
+      return confirmed(hash);
     },
 
     confirmed,

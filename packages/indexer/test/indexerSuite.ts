@@ -6,7 +6,21 @@
 import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { tokenIdOf } from "@collectibles/contracts";
+import {
+  claimBatchGasCeiling,
+  collectiblesAbi,
+  tokenIdOf,
+  uuidToBytes16,
+} from "@collectibles/contracts";
+import {
+  erc1155ReceiverMock,
+  gasBurnerReceiverMock,
+  nonReceiverMock,
+  ON_ERC1155_BATCH_RECEIVED,
+  ON_ERC1155_RECEIVED,
+  ReceiverRevertType,
+  reentrantMinterMock,
+} from "@collectibles/contracts/testing";
 import { deployCollectibles } from "@collectibles/deploy/testing";
 import { type LocalChain, startLocalChain } from "@collectibles/devkit/chain";
 import type { PonderLogLine } from "@collectibles/devkit/ponder";
@@ -92,7 +106,12 @@ export function defineIndexerSuite(kind: DatabaseKind) {
         deploymentsDir = mkdtempSync(path.join(tmpdir(), "indexer-deployments-"));
         dataDir = mkdtempSync(path.join(tmpdir(), "indexer-data-"));
         chain = await startLocalChain();
-        const deployment = await deployCollectibles({ rpcUrl: chain.rpcUrl, deploymentsDir });
+        // A hook budget that covers a receiver claiming again from its hook (the re-entry test).
+        const deployment = await deployCollectibles({
+          rpcUrl: chain.rpcUrl,
+          deploymentsDir,
+          hookGasBudget: 1_000_000n,
+        });
         contractAddress = deployment.address.toLowerCase() as Address;
         actions = chainActions(chain.rpcUrl, deployment.address);
         await start();
@@ -208,6 +227,74 @@ export function defineIndexerSuite(kind: DatabaseKind) {
       expect(await reader.getClaim(crypto.randomUUID())).toBeNull();
       expect(await reader.getClaim("1; drop table claim")).toBeNull();
       expect(await reader.claimsOfCollectible("nope")).toEqual([]);
+    });
+
+    test("editions are the chain's when receivers refuse, burn gas or claim again from their hook: the indexer, editionOf and uri() agree", async () => {
+      const { id } = await actions.createCollectible({ totalSupply: 6n });
+      const refusing = await actions.deploy(nonReceiverMock);
+      const burner = await actions.deploy(gasBurnerReceiverMock, [100_000_000n]);
+      const accepting = await actions.deploy(erc1155ReceiverMock, [
+        ON_ERC1155_RECEIVED,
+        ON_ERC1155_BATCH_RECEIVED,
+        ReceiverRevertType.None,
+      ]);
+      const reentrant = await actions.deploy(reentrantMinterMock, [contractAddress]);
+      await actions.grantMinter(reentrant);
+      // From its hook, the re-entrant receiver claims one more token of the same collectible:
+      // numbered on the chain before the batch's later claims, in the order of the mint events.
+      const fromHook = crypto.randomUUID();
+      await actions.send(reentrant, reentrantMinterMock.abi, "arm", [
+        uuidToBytes16(id),
+        uuidToBytes16(fromHook),
+        account(12),
+        false,
+        false,
+      ]);
+      const receivers = [account(12), reentrant, refusing, burner, accepting, account(13)];
+      const batch = receivers.map((to) => ({
+        collectibleId: id,
+        claimId: crypto.randomUUID(),
+        to,
+      }));
+      const { receipt } = await actions.claimBatch(batch, {
+        gas: claimBatchGasCeiling(batch.length, 1_000_000n),
+      });
+      if (!receipt) throw new Error("batch not mined");
+      await indexed(receipt);
+
+      const rows = await reader.claimsOfCollectible(id);
+      const [first, second, , , fifth, sixth] = batch.map((c) => c.claimId);
+      expect(rows.map((row) => row.id)).toEqual([first, second, fromHook, fifth, sixth]);
+      expect(rows.map((row) => row.edition)).toEqual([1n, 2n, 3n, 4n, 5n]);
+      const read = { address: contractAddress, abi: collectiblesAbi } as const;
+      for (const row of rows) {
+        const edition = await actions.publicClient.readContract({
+          ...read,
+          functionName: "editionOf",
+          args: [row.tokenId],
+        });
+        expect(edition, `editionOf of ${row.id}`).toBe(row.edition);
+        const uri = await actions.publicClient.readContract({
+          ...read,
+          functionName: "uri",
+          args: [row.tokenId],
+        });
+        const json = JSON.parse(Buffer.from(uri.split(",")[1] ?? "", "base64").toString("utf8"));
+        expect(json.name).toBe(`Edition #${row.edition}`);
+      }
+      // The refused and the gas-hungry receiver's claims were skipped: no row, no count.
+      expect(await reader.getClaim(batch[2]?.claimId ?? "")).toBeNull();
+      expect(await reader.getClaim(batch[3]?.claimId ?? "")).toBeNull();
+      const onChain = await actions.publicClient.readContract({
+        ...read,
+        functionName: "claimedCount",
+        args: [uuidToBytes16(id)],
+      });
+      expect(await reader.getCollectible(id)).toMatchObject({
+        claimedCount: onChain,
+        availableCount: 6n - onChain,
+      });
+      expect(onChain).toBe(5n);
     });
 
     test("the holder follows TransferSingle and TransferBatch; value-0 transfers change nothing", async () => {

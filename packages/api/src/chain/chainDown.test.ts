@@ -93,7 +93,12 @@ it("accepts claims as pending while the chain is down, stays readable, and compl
   const ready = await t.call("GET", "/ready", { key: null });
   expect(ready.status).toBe(200);
   expect(ready.body.data.status).toBe("degraded");
-  expect(checksOf(ready)).toEqual({ database: "up", chain: "down", indexer: "up" });
+  expect(checksOf(ready)).toEqual({
+    database: "up",
+    chain: "down",
+    indexer: "up",
+    relayer: "up",
+  });
 
   await proxy.restore();
 
@@ -202,6 +207,7 @@ it("keeps reads answering while the indexer restarts mid-burst, then every claim
     database: "up",
     chain: "up",
     indexer: "down",
+    relayer: "up",
   });
 
   const claims: ApiClaim[] = await expectAgreement(stack, get, collectibleId, CLAIMS, { context });

@@ -398,7 +398,7 @@ describe("refusals", () => {
       expect(answers.slice(1).map((a) => a.status)).toEqual([201, 201, 201]);
       const failed = await t.call("GET", `/claims/${answers[0]?.body.error.details[0].claim_id}`);
       expect(failed.body.data).toMatchObject({ status: "failed", is_active: false });
-      expect(failed.body.data.failure_reason).toMatch(/ERC1155InvalidReceiver/);
+      expect(failed.body.data.failure_reason).toBe("recipient_refused");
       const after = await t.call("GET", `/collectibles/${collectible.id}`);
       expect(after.body.data).toMatchObject({ claimed_count: 3, available_count: 7 });
     },

@@ -1,11 +1,13 @@
 /**
  * Assembles the chain side of the API from the configuration: the chain client (contract address
  * from the deployment file), the indexer reader, the relayer worker and the status waiter,
- * plus their `/ready` checks (optional: when they are down the API is degraded, not down).
+ * plus their `/ready` checks: chain and indexer optional (when they are down the API is degraded,
+ * not down), the relayer critical (a transaction stuck at the fee cap stops every confirmation).
  */
 import { pathToFileURL } from "node:url";
 import { getDeployment } from "@collectibles/deploy";
 import { createIndexerReader } from "@collectibles/indexer/reader";
+import { parseGwei } from "viem";
 import type { DatabaseHandle } from "../db/client.ts";
 import type { ChainServices, ReadinessCheck } from "../deps.ts";
 import { type Env, relayerKeyOf } from "../env.ts";
@@ -37,6 +39,7 @@ export function startChainServices(
     contract: deployment.address,
     privateKey: relayerKeyOf(env),
     replaceAfterMs: env.TX_REPLACE_AFTER_MS,
+    maxFeePerGas: parseGwei(env.MAX_FEE_PER_GAS_GWEI),
   });
   const indexer = env.INDEXER_URL
     ? createIndexerReader({ url: env.INDEXER_URL, chainId: env.CHAIN_ID, timeoutMs: 3_000 })
@@ -54,6 +57,21 @@ export function startChainServices(
   relayer.start();
   const readiness: ReadinessCheck[] = [
     { name: "chain", critical: false, check: () => client.ping() },
+    {
+      // Critical: claims and creations stop confirming until an operator raises the cap.
+      name: "relayer",
+      critical: true,
+      check: async () => {
+        const [oldest, ...others] = relayer.status().stuckAtFeeCap;
+        if (!oldest) return;
+        const seconds = Math.round((Date.now() - oldest.since) / 1000);
+        const more = others.length > 0 ? ` (and ${others.length} more)` : "";
+        throw new Error(
+          `transaction ${oldest.hash} (nonce ${oldest.nonce}) stuck at the fee cap ` +
+            `MAX_FEE_PER_GAS_GWEI=${env.MAX_FEE_PER_GAS_GWEI} for ${seconds} s${more}`,
+        );
+      },
+    },
   ];
   if (indexer) {
     readiness.push({

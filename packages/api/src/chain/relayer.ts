@@ -9,14 +9,20 @@
  *   before sending anything again; the contract refuses a claim id it has seen, so nothing is
  *   minted twice even if a reconcile misses an in-flight transaction.
  * - Claims waiting at the same moment go out in `claimBatch` transactions of at most
- *   `batchSize`, grouped by collectible, several in flight with consecutive nonces. A batch that
- *   would revert (one receiver rejects) is split: its claims are sent alone, and the one the
- *   chain refuses fails with the revert's name as reason (its supply place is given back).
+ *   `batchSize`, grouped by collectible, several in flight with consecutive nonces. The contract
+ *   skips a claim whose receiver refuses or exceeds its hook gas budget and mints the others, so
+ *   a refusing receiver never costs the others a resend: its claim fails with
+ *   `recipient_refused` / `recipient_gas_exceeded` (its supply place is given back).
+ * - Every batch's gas limit is capped by `claimBatchGasCeiling` (batch size and hook budget);
+ *   fees stop at the configured cap, and `status()` names a transaction stuck there.
+ * - A batch that would revert as a whole (something the relayer got wrong, e.g. a collectible
+ *   the chain does not know) or whose estimate is above its ceiling is split: its claims are
+ *   sent one per batch, and one the chain refuses fails with the revert's name as reason.
  * - Mined rows stay `pending` until the indexer has their block, then become `confirmed`.
  */
-import { uuidToBytes16 } from "@collectibles/contracts";
+import { encodeClaimRuns, SkipReason, uuidToBytes16 } from "@collectibles/contracts";
 import type { IndexerReader } from "@collectibles/indexer/reader";
-import type { Address, Hex } from "viem";
+import type { Address } from "viem";
 import {
   type ClaimIntent,
   type CollectibleIntent,
@@ -34,10 +40,13 @@ import type { DatabaseHandle, SessionLock } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
 import {
   type ChainClient,
+  type ClaimBatchCall,
   type ContractCall,
+  GasCapExceededError,
   idOf,
   type MinedTransaction,
   RevertedError,
+  type StuckTransaction,
 } from "./chainClient.ts";
 
 export interface RelayerOptions {
@@ -55,7 +64,17 @@ export interface RelayerOptions {
 export interface RelayerStatus {
   lockHeld: boolean;
   lastError: string | null;
+  /** Transactions unmined past the replacement delay although they offer the fee cap. */
+  stuckAtFeeCap: StuckTransaction[];
 }
+
+/** `failure_reason`s the relayer gives a claim, besides the name of a revert. */
+export const CLAIM_FAILURE = {
+  recipientRefused: "recipient_refused",
+  recipientGasExceeded: "recipient_gas_exceeded",
+  soldOut: "sold_out",
+  gasCapExceeded: "gas_cap_exceeded",
+} as const;
 
 const IDLE_MS = 200;
 const INDEXER_POLL_MS = 40;
@@ -106,7 +125,11 @@ export class Relayer {
   }
 
   status(): RelayerStatus {
-    return { lockHeld: this.lock !== null, lastError: this.lastError };
+    return {
+      lockHeld: this.lock !== null,
+      lastError: this.lastError,
+      stuckAtFeeCap: this.options.chain.stuckAtFeeCap(),
+    };
   }
 
   private sleep(ms: number): Promise<void> {
@@ -269,8 +292,7 @@ export class Relayer {
     const { batchSize, maxInFlight, chain } = this.options;
     const rows = await unsentClaims(this.db, batchSize * maxInFlight);
     if (rows.length === 0) return false;
-    const alone = rows.filter((row) => row.sendAlone);
-    // Consecutive claims of one collectible share one supply update in claimBatch.
+    // Consecutive claims of one collectible form one run: one supply update in claimBatch.
     const together = rows
       .filter((row) => !row.sendAlone)
       .sort((a, b) =>
@@ -280,70 +302,113 @@ export class Relayer {
     for (let i = 0; i < together.length; i += batchSize) {
       batches.push(together.slice(i, i + batchSize));
     }
-    const estimates = await Promise.allSettled([
-      ...batches.map((batch) => chain.estimate(batchCall(batch))),
-      ...alone.map((row) => chain.estimate(claimCall(row))),
-    ]);
+    // Claims split off a batch that would revert go one per batch, to find the one at fault.
+    for (const row of rows) if (row.sendAlone) batches.push([row]);
+    const limits = await Promise.allSettled(
+      batches.map((batch) => chain.claimBatchGasLimit(batchCall(batch))),
+    );
     const jobs: Job[] = [];
     for (const [i, batch] of batches.entries()) {
-      const estimate = estimates[i];
-      if (estimate?.status === "fulfilled") {
-        const ids = batch.map((row) => row.id);
+      const limit = limits[i];
+      if (limit?.status === "fulfilled") {
         jobs.push({
           call: batchCall(batch),
-          gas: estimate.value,
-          onMined: (tx) => markClaimsMined(this.db, ids, tx.blockNumber, tx.hash),
-          onReverted: () => markClaimsSendAlone(this.db, ids),
+          gas: limit.value,
+          onMined: (tx) => this.batchMined(batch, tx),
+          onReverted: () => this.batchReverted(batch),
         });
-      } else if (estimate?.reason instanceof RevertedError) {
-        // One claim spoils the batch: send each alone to find it.
-        this.options.logger.info(
-          { claims: batch.length, reason: estimate.reason.reason },
-          "claim batch would revert; sending its claims one by one",
-        );
-        await markClaimsSendAlone(
-          this.db,
-          batch.map((row) => row.id),
-        );
-      } else {
-        throw estimate?.reason;
+        continue;
       }
-    }
-    for (const [j, row] of alone.entries()) {
-      const estimate = estimates[batches.length + j];
-      if (estimate?.status === "fulfilled") {
-        jobs.push({
-          call: claimCall(row),
-          gas: estimate.value,
-          onMined: (tx) => markClaimsMined(this.db, [row.id], tx.blockNumber, tx.hash),
-          onReverted: async () => {
-            try {
-              await chain.estimate(claimCall(row));
-              this.needsReconcile = true;
-            } catch (error) {
-              if (!(error instanceof RevertedError)) throw error;
-              await this.claimRefused(row, error.reason);
-            }
-          },
-        });
-      } else if (estimate?.reason instanceof RevertedError) {
-        await this.claimRefused(row, estimate.reason.reason);
-      } else {
-        throw estimate?.reason;
+      const error = limit?.reason;
+      if (!(error instanceof RevertedError || error instanceof GasCapExceededError)) throw error;
+      const [only] = batch;
+      if (batch.length === 1 && only) {
+        await this.claimRefused(
+          only,
+          error instanceof RevertedError ? error.reason : CLAIM_FAILURE.gasCapExceeded,
+        );
+        continue;
       }
+      this.options.logger.info(
+        { claims: batch.length, reason: error.message },
+        "claim batch would revert or exceed its gas ceiling; sending its claims one per batch",
+      );
+      await markClaimsSendAlone(
+        this.db,
+        batch.map((row) => row.id),
+      );
     }
     await this.dispatch(jobs);
     return true;
   }
 
-  private async claimRefused(row: ClaimIntent, reason: string) {
-    if (reason === "ClaimAlreadyMinted") {
-      // Minted by an earlier transaction whose outcome we did not see: it is done.
-      await markClaimsMined(this.db, [row.id], await this.options.chain.blockNumber(), null);
-    } else {
-      this.options.logger.warn({ claim: row.id, reason }, "claim refused by chain");
-      await markClaimFailed(this.db, row.id, reason);
+  /**
+   * A mined batch: the claims the contract skipped fail with their reason (or, skipped as minted
+   * before, count as mined), the others are mined.
+   */
+  private async batchMined(batch: ClaimIntent[], tx: MinedTransaction) {
+    const rowOf = new Map(
+      batch.map((row) => [
+        `${uuidToBytes16(row.collectibleId)}${uuidToBytes16(row.id)}`.toLowerCase(),
+        row,
+      ]),
+    );
+    const skipped = new Set<string>();
+    const mintedBefore: string[] = [];
+    for (const claim of tx.skipped) {
+      const row = rowOf.get(`${claim.collectibleId}${claim.claimId}`.toLowerCase());
+      if (!row) continue;
+      skipped.add(row.id);
+      if (claim.reason === SkipReason.AlreadyMinted) {
+        // Minted by an earlier transaction whose outcome we did not see: it is done.
+        mintedBefore.push(row.id);
+        continue;
+      }
+      const reason =
+        claim.reason === SkipReason.ReceiverRefused
+          ? CLAIM_FAILURE.recipientRefused
+          : claim.reason === SkipReason.ReceiverGasExceeded
+            ? CLAIM_FAILURE.recipientGasExceeded
+            : CLAIM_FAILURE.soldOut;
+      this.options.logger.warn(
+        { claim: row.id, reason, transaction: tx.hash },
+        "claim skipped by the chain",
+      );
+      await markClaimFailed(this.db, row.id, reason, tx.hash);
     }
+    await markClaimsMined(
+      this.db,
+      batch.filter((row) => !skipped.has(row.id)).map((row) => row.id),
+      tx.blockNumber,
+      tx.hash,
+    );
+    await markClaimsMined(this.db, mintedBefore, tx.blockNumber, null);
+  }
+
+  /** A batch reverted when mined although its estimate passed: find out claim by claim. */
+  private async batchReverted(batch: ClaimIntent[]) {
+    const [only] = batch;
+    if (batch.length > 1 || !only) {
+      await markClaimsSendAlone(
+        this.db,
+        batch.map((row) => row.id),
+      );
+      return;
+    }
+    try {
+      await this.options.chain.claimBatchGasLimit(batchCall(batch));
+      this.needsReconcile = true; // Reverted once but fine now: look again before resending.
+    } catch (error) {
+      if (error instanceof RevertedError) await this.claimRefused(only, error.reason);
+      else if (error instanceof GasCapExceededError) {
+        await this.claimRefused(only, CLAIM_FAILURE.gasCapExceeded);
+      } else throw error;
+    }
+  }
+
+  private async claimRefused(row: ClaimIntent, reason: string) {
+    this.options.logger.warn({ claim: row.id, reason }, "claim refused by chain");
+    await markClaimFailed(this.db, row.id, reason);
     this.options.onChange?.();
   }
 
@@ -407,22 +472,17 @@ function createCall(row: CollectibleIntent): ContractCall {
   };
 }
 
-function claimCall(row: ClaimIntent): ContractCall {
-  return {
-    functionName: "claim",
-    args: [uuidToBytes16(row.collectibleId), uuidToBytes16(row.id), row.mintedTo as Address],
-  };
-}
-
-function batchCall(batch: ClaimIntent[]): ContractCall {
+function batchCall(batch: ClaimIntent[]): ClaimBatchCall {
   return {
     functionName: "claimBatch",
     args: [
-      batch.map((row) => ({
-        collectibleId: uuidToBytes16(row.collectibleId) as Hex,
-        claimId: uuidToBytes16(row.id) as Hex,
-        to: row.mintedTo as Address,
-      })),
+      encodeClaimRuns(
+        batch.map((row) => ({
+          collectibleId: uuidToBytes16(row.collectibleId),
+          claimId: uuidToBytes16(row.id),
+          to: row.mintedTo as Address,
+        })),
+      ),
     ],
   };
 }

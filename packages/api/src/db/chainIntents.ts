@@ -132,12 +132,25 @@ export async function markClaimsSendAlone(q: Queryable, ids: string[]): Promise<
     .where(inArray(claims.id, ids));
 }
 
-/** A claim the chain refused: it fails and gives its place in the supply back. */
-export async function markClaimFailed(q: Queryable, id: string, reason: string): Promise<void> {
+/**
+ * A claim the chain refused: it fails and gives its place in the supply back. `hash` is the
+ * transaction that skipped it, when one did (kept for audit; the claim has no token).
+ */
+export async function markClaimFailed(
+  q: Queryable,
+  id: string,
+  reason: string,
+  hash: string | null = null,
+): Promise<void> {
   await q.transaction(async (tx) => {
     const [row] = await tx
       .update(claims)
-      .set({ status: "failed", failureReason: reason, updatedAt: sql`now()` })
+      .set({
+        status: "failed",
+        failureReason: reason,
+        transactionHash: hash ?? sql`${claims.transactionHash}`,
+        updatedAt: sql`now()`,
+      })
       .where(and(eq(claims.id, id), eq(claims.status, "pending")))
       .returning({ collectibleId: claims.collectibleId });
     if (!row) return;

@@ -1,0 +1,337 @@
+/**
+ * One recipient decides only its own claim, end to end: the API stores the claims, the relayer
+ * sends them in one `claimBatch`, the contract skips the refusing and the gas-burning recipients,
+ * the indexer records the rest. The refused claims end `failed` with their reason, in the same
+ * transaction as the others (nothing re-sent), and the API, the indexer, `editionOf` and `uri()`
+ * agree on counts and editions, also when a recipient holding the minter role claims again from
+ * its hook, and when a plain account later delegates to a refusing contract (EIP-7702).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import {
+  claimBatchGasCeiling,
+  collectiblesAbi,
+  tokenIdOf,
+  uuidToBytes16,
+} from "@collectibles/contracts";
+import {
+  erc1155ReceiverMock,
+  gasBurnerReceiverMock,
+  nonReceiverMock,
+  ON_ERC1155_BATCH_RECEIVED,
+  ON_ERC1155_RECEIVED,
+  ReceiverRevertType,
+  reentrantMinterMock,
+} from "@collectibles/contracts/testing";
+import { deployCollectibles } from "@collectibles/deploy/testing";
+import { DEV_MNEMONIC, type LocalChain, startLocalChain } from "@collectibles/devkit/chain";
+import { createIndexerReader } from "@collectibles/indexer/reader";
+import { type RunningIndexer, startIndexer } from "@collectibles/indexer/testing";
+import {
+  type Abi,
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  getAddress,
+  type Hex,
+  http,
+  keccak256,
+  type PublicClient,
+  toHex,
+} from "viem";
+import { mnemonicToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { until } from "../test/faults.ts";
+import { startTestApp, type TestApp } from "../test/testApp.ts";
+
+/** Enough for the re-entrant recipient's hook, which claims once more (about 150,000 gas). */
+const HOOK_GAS_BUDGET = 1_000_000n;
+const TIMEOUT = 180_000;
+
+const hardhat = defineChain({
+  id: 31337,
+  name: "Hardhat",
+  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+  rpcUrls: { default: { http: ["http://127.0.0.1:8545"] } },
+});
+
+let chain: LocalChain;
+let indexer: RunningIndexer;
+let t: TestApp;
+let client: PublicClient;
+let contract: Address;
+const folders: string[] = [];
+let org: { id: string };
+/** A recipient holding the minter role, granted before the relayer (account #0) starts. */
+let reentrant: Address;
+
+/** Hardhat accounts: #0 is the relayer (and admin); the tests' own senders start at #10. */
+const account = (index: number) => mnemonicToAccount(DEV_MNEMONIC, { addressIndex: index });
+const walletOf = (index: number) =>
+  createWalletClient({ account: account(index), chain: hardhat, transport: http(chain.rpcUrl) });
+
+async function deployFrom(index: number, artifact: { abi: Abi; bytecode: Hex }, args: unknown[]) {
+  const hash = await walletOf(index).deployContract({ ...artifact, args } as never);
+  const receipt = await client.waitForTransactionReceipt({ hash });
+  if (!receipt.contractAddress) throw new Error("no contract deployed");
+  return getAddress(receipt.contractAddress);
+}
+
+const rpc = (method: string, params: unknown[] = []) =>
+  client.request({ method, params } as never) as Promise<unknown>;
+
+beforeAll(async () => {
+  chain = await startLocalChain();
+  client = createPublicClient({ transport: http(chain.rpcUrl), pollingInterval: 50 });
+  const deploymentsDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-isolation-deployments-"));
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-isolation-indexer-"));
+  folders.push(deploymentsDir, dataDir);
+  const deployment = await deployCollectibles({
+    rpcUrl: chain.rpcUrl,
+    deploymentsDir,
+    hookGasBudget: HOOK_GAS_BUDGET,
+  });
+  contract = deployment.address;
+  reentrant = await deployFrom(10, reentrantMinterMock, [contract]);
+  await client.waitForTransactionReceipt({
+    hash: await walletOf(0).writeContract({
+      address: contract,
+      abi: collectiblesAbi,
+      functionName: "grantRole",
+      args: [keccak256(toHex("MINTER_ROLE")), reentrant],
+    }),
+  });
+  indexer = await startIndexer({
+    rpcUrl: chain.rpcUrl,
+    deploymentsDir,
+    dataDir,
+    waitForReady: true,
+  });
+  t = await startTestApp({
+    env: {
+      RPC_URL: chain.rpcUrl,
+      CHAIN_ID: "31337",
+      DEPLOYMENTS_DIR: deploymentsDir,
+      INDEXER_URL: indexer.url,
+      // Answer 202 at once: the tests hold the chain still while they store claims.
+      CONFIRM_TIMEOUT_MS: "0",
+    },
+  });
+  org = (await t.call("POST", "/organizations", { json: { name: "Isolation Co" } })).body.data;
+}, 180_000);
+
+afterAll(async () => {
+  await t?.close();
+  await indexer?.stop();
+  await chain?.stop();
+  for (const folder of folders) fs.rmSync(folder, { recursive: true, force: true });
+});
+
+interface ApiClaim {
+  id: string;
+  status: string;
+  edition: number | null;
+  failure_reason: string | null;
+  transaction_hash: string | null;
+  minted_to: Address;
+}
+
+async function createUser(email: string, wallet?: Address) {
+  const res = await t.call("POST", "/users", {
+    json: { organization_id: org.id, email, ...(wallet ? { wallet_address: wallet } : {}) },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.data as { id: string; wallet_address: Address };
+}
+
+/**
+ * Stores a collectible and its claims while no block is mined, then lets the chain go: the
+ * relayer finds every claim waiting at once and sends them in one batch. `beforeMining` runs
+ * with the stored claims, in the same block as the collectible's creation.
+ */
+async function claimTogether(
+  total: number,
+  holders: { id: string }[],
+  beforeMining: (claims: ApiClaim[], collectibleId: string) => Promise<void> = async () => {},
+) {
+  await rpc("evm_setAutomine", [false]);
+  try {
+    const created = await t.call("POST", "/collectibles", {
+      json: { organization_id: org.id, name: "Isolated", total_count: total },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(202);
+    const collectibleId: string = created.body.data.id;
+    const claims: ApiClaim[] = [];
+    for (const holder of holders) {
+      const res = await t.call("POST", "/claims", {
+        json: { collectible_id: collectibleId, holder_id: holder.id },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(202);
+      claims.push(res.body.data);
+    }
+    await beforeMining(claims, collectibleId);
+    // The relayer sends the creation as soon as it is stored; wait for it in the pool.
+    await until("the creation in the pool", async () => {
+      const pending = (await rpc("eth_getBlockByNumber", ["pending", false])) as {
+        transactions: string[];
+      };
+      return pending.transactions.length > 0 ? true : undefined;
+    });
+    await rpc("evm_mine");
+    return { collectibleId, claims };
+  } finally {
+    await rpc("evm_setAutomine", [true]);
+  }
+}
+
+/** Every claim once final (confirmed with its edition, or failed). */
+async function finalClaims(ids: string[]): Promise<ApiClaim[]> {
+  return until(
+    "every claim final",
+    async () => {
+      const rows: ApiClaim[] = [];
+      for (const id of ids) rows.push((await t.call("GET", `/claims/${id}`)).body.data);
+      const final = rows.every(
+        (row) => row.status === "failed" || (row.status === "confirmed" && row.edition !== null),
+      );
+      return final ? rows : undefined;
+    },
+    { timeoutMs: 120_000 },
+  );
+}
+
+/** The API's editions of the confirmed claims against the indexer's, `editionOf` and `uri()`. */
+async function expectEditionsAgree(collectibleId: string, confirmed: ApiClaim[]) {
+  const reader = createIndexerReader({ url: indexer.url });
+  const indexed = new Map(
+    (await reader.claimsOfCollectible(collectibleId)).map((row) => [row.id, row.edition]),
+  );
+  for (const claim of confirmed) {
+    const tokenId = tokenIdOf(collectibleId, claim.id);
+    const read = { address: contract, abi: collectiblesAbi } as const;
+    const edition = await client.readContract({
+      ...read,
+      functionName: "editionOf",
+      args: [tokenId],
+    });
+    const uri = await client.readContract({ ...read, functionName: "uri", args: [tokenId] });
+    const json = JSON.parse(Buffer.from(uri.split(",")[1] ?? "", "base64").toString("utf8"));
+    expect(BigInt(claim.edition ?? 0), `API edition of ${claim.id}`).toBe(edition);
+    expect(indexed.get(claim.id), `indexer edition of ${claim.id}`).toBe(edition);
+    expect(json.name).toBe(`Isolated #${edition}`);
+  }
+  const editions = confirmed.map((c) => c.edition).sort((a, b) => Number(a) - Number(b));
+  expect(editions).toEqual(confirmed.map((_, i) => i + 1));
+  const onChain = await client.readContract({
+    address: contract,
+    abi: collectiblesAbi,
+    functionName: "claimedCount",
+    args: [uuidToBytes16(collectibleId)],
+  });
+  expect(onChain).toBe(BigInt(confirmed.length));
+  expect((await reader.getCollectible(collectibleId))?.claimedCount).toBe(onChain);
+  const api = (await t.call("GET", `/collectibles/${collectibleId}`)).body.data;
+  expect(api.claimed_count).toBe(confirmed.length);
+}
+
+describe("claims to recipients that refuse", () => {
+  it(
+    "fails the refusing and the gas-burning recipient's claims with their reasons in the one batch, and confirms the others with the chain's editions, a claim from a recipient's hook included",
+    async () => {
+      const refusing = await deployFrom(10, nonReceiverMock, []);
+      const burner = await deployFrom(10, gasBurnerReceiverMock, [100_000_000n]);
+      const accepting = await deployFrom(10, erc1155ReceiverMock, [
+        ON_ERC1155_RECEIVED,
+        ON_ERC1155_BATCH_RECEIVED,
+        ReceiverRevertType.None,
+      ]);
+      const holders = [
+        await createUser("plain-1@isolation.example"),
+        await createUser("refuses@isolation.example", refusing),
+        await createUser("reenters@isolation.example", reentrant),
+        await createUser("burns@isolation.example", burner),
+        await createUser("accepts@isolation.example", accepting),
+        await createUser("plain-2@isolation.example"),
+      ];
+      const before = await client.getTransactionCount({ address: account(0).address });
+      const { collectibleId, claims } = await claimTogether(10, holders, async (stored, id) => {
+        // From its hook, the minter recipient claims the last holder's claim on the chain first.
+        const last = stored[5];
+        if (!last) throw new Error("no claims");
+        const hash = await walletOf(11).writeContract({
+          address: reentrant,
+          abi: reentrantMinterMock.abi,
+          functionName: "arm",
+          args: [uuidToBytes16(id), uuidToBytes16(last.id), last.minted_to, false, false],
+        });
+        expect(hash).toMatch(/^0x/);
+      });
+
+      const rows = await finalClaims(claims.map((c) => c.id));
+      const [plain1, refused, reentered, burnt, accepted, plain2] = rows;
+      expect(refused).toMatchObject({ status: "failed", failure_reason: "recipient_refused" });
+      expect(burnt).toMatchObject({ status: "failed", failure_reason: "recipient_gas_exceeded" });
+      for (const row of [plain1, reentered, accepted, plain2]) {
+        expect(row).toMatchObject({ status: "confirmed", failure_reason: null });
+      }
+      // One batch for all six: the refusals did not make the relayer send anyone's claim again.
+      const batchHash = plain1?.transaction_hash;
+      expect(batchHash).toMatch(/^0x[0-9a-f]{64}$/);
+      for (const row of rows) expect(row.transaction_hash, row.id).toBe(batchHash);
+      expect(await client.getTransactionCount({ address: account(0).address })).toBe(before + 2);
+      const tx = await client.getTransaction({ hash: batchHash as Hex });
+      expect(tx.gas).toBeLessThanOrEqual(claimBatchGasCeiling(6, HOOK_GAS_BUDGET));
+
+      // Editions as the chain numbered them: the hook's claim (the last holder's) came second.
+      expect([plain1, reentered, plain2, accepted].map((row) => row?.edition)).toEqual([
+        1, 2, 3, 4,
+      ]);
+      await expectEditionsAgree(collectibleId, [plain1, reentered, accepted, plain2] as ApiClaim[]);
+
+      const collectible = (await t.call("GET", `/collectibles/${collectibleId}`)).body.data;
+      expect(collectible).toMatchObject({ claimed_count: 4, available_count: 6 });
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "fails the claim of an account that delegated to a refusing contract (EIP-7702) after registering as a plain account, and confirms the others",
+    async () => {
+      const user = account(12);
+      const refusing = await deployFrom(10, nonReceiverMock, []);
+      const holders = [
+        await createUser("delegates@isolation.example", user.address),
+        await createUser("plain-3@isolation.example"),
+        await createUser("plain-4@isolation.example"),
+      ];
+      // The account becomes a refusing contract after the user registered it.
+      const wallet = walletOf(12);
+      const authorization = await wallet.signAuthorization({
+        contractAddress: refusing,
+        executor: "self",
+      });
+      const hash = await wallet.sendTransaction({
+        authorizationList: [authorization],
+        to: account(13).address,
+      });
+      await client.waitForTransactionReceipt({ hash });
+      expect(await client.getCode({ address: user.address })).toBe(
+        `0xef0100${refusing.slice(2).toLowerCase()}`,
+      );
+
+      const { collectibleId, claims } = await claimTogether(3, holders);
+      const [delegated, plain3, plain4] = await finalClaims(claims.map((c) => c.id));
+      expect(delegated).toMatchObject({ status: "failed", failure_reason: "recipient_refused" });
+      expect(plain3).toMatchObject({ status: "confirmed", edition: 1 });
+      expect(plain4).toMatchObject({ status: "confirmed", edition: 2 });
+      expect(delegated?.transaction_hash).toBe(plain3?.transaction_hash);
+      await expectEditionsAgree(collectibleId, [plain3, plain4] as ApiClaim[]);
+      // Its place went back to the supply: the collectible has one claimable edition left.
+      const collectible = (await t.call("GET", `/collectibles/${collectibleId}`)).body.data;
+      expect(collectible).toMatchObject({ claimed_count: 2, available_count: 1 });
+    },
+    TIMEOUT,
+  );
+});
