@@ -13,7 +13,8 @@ import { type LocalChain, startLocalChain } from "@collectibles/devkit/chain";
 import { createPublicClient, type Hex, http } from "viem";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { relayerKeyOf } from "../env.ts";
-import { type ChainClient, createChainClient, RevertedError } from "./chainClient.ts";
+import { type ChainClient, createChainClient } from "./chainClient.ts";
+import { RevertedError } from "./contractCalls.ts";
 
 let chain: LocalChain;
 let client: ChainClient;

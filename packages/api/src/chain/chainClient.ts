@@ -1,31 +1,32 @@
 /**
- * The relayer's view of the chain: reads of the Collectibles contract, gas estimates that tell a
- * revert apart from an unreachable RPC, and sending a signed transaction whose receipt is awaited
- * with fee replacement (same nonce, higher fee) when it is not mined in time, up to a fee cap.
- *
- * Transactions are signed locally, so the hash is known (and stored) before it is broadcast.
- * The private key stays in the viem account object: it is never logged or returned.
+ * The relayer's view of the chain: reads of the Collectibles contract, gas estimates and limits
+ * that tell a revert apart from an unreachable RPC, receipts with the claims the contract skipped,
+ * and sending (`transactionSender.ts`). The private key stays in the viem account object: it is
+ * never logged or returned.
  */
-import {
-  type ClaimRun,
-  claimBatchGasCeiling,
-  collectiblesAbi,
-  uuidToBytes16,
-} from "@collectibles/contracts";
+import { claimBatchGasCeiling, collectiblesAbi } from "@collectibles/contracts";
 import {
   type Address,
-  ContractFunctionRevertedError,
   createPublicClient,
-  encodeFunctionData,
   type Hex,
   http,
-  keccak256,
+  type PublicClient,
   parseEventLogs,
   size,
   TransactionReceiptNotFoundError,
-  BaseError as ViemBaseError,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import {
+  CLAIM_BYTES,
+  type ClaimBatchCall,
+  type ContractCall,
+  GasCapExceededError,
+  idOf,
+  type MinedTransaction,
+  RevertedError,
+  revertReasonOf,
+} from "./contractCalls.ts";
+import { createTransactionSender } from "./transactionSender.ts";
 
 export interface ChainClientOptions {
   rpcUrl: string;
@@ -40,104 +41,12 @@ export interface ChainClientOptions {
   pollMs?: number;
 }
 
-/** The contract refused the call (in an estimate or in a mined transaction). */
-export class RevertedError extends Error {
-  override name = "RevertedError";
-  constructor(readonly reason: string) {
-    super(`reverted: ${reason}`);
-  }
-}
-
-/** A call would need more gas than its ceiling allows; it is not sent. */
-export class GasCapExceededError extends Error {
-  override name = "GasCapExceededError";
-  constructor(
-    readonly estimate: bigint,
-    readonly ceiling: bigint,
-  ) {
-    super(`needs ${estimate} gas, above the ceiling of ${ceiling}`);
-  }
-}
-
-/** A claim of a mined `claimBatch` that the contract skipped (`ClaimSkipped`). */
-export interface SkippedClaim {
-  collectibleId: Hex;
-  claimId: Hex;
-  to: Address;
-  /** `SkipReason` of `@collectibles/contracts`. */
-  reason: number;
-}
-
-export interface MinedTransaction {
-  hash: Hex;
-  blockNumber: bigint;
-  status: "success" | "reverted";
-  /** Claims the transaction skipped instead of minting. */
-  skipped: SkippedClaim[];
-}
-
-export interface SentTransaction {
-  hash: Hex;
-  /** Resolves once one of the transaction's versions is mined. */
-  mined: Promise<MinedTransaction>;
-}
-
-/** A transaction unmined past the replacement delay although it already offers the fee cap. */
-export interface StuckTransaction {
-  nonce: number;
-  /** Hash of its latest version. */
-  hash: Hex;
-  maxFeePerGas: bigint;
-  /** When it was first found stuck (ms since the epoch). */
-  since: number;
-}
-
-export type ClaimBatchCall = {
-  functionName: "claimBatch";
-  args: readonly [readonly ClaimRun[]];
-};
-
-export type ContractCall =
-  | {
-      functionName: "createCollectible";
-      args: readonly [
-        Hex,
-        Hex,
-        Hex,
-        bigint,
-        { name: string; description: string; image: string; mimeType: string },
-      ];
-    }
-  | ClaimBatchCall;
-
 export type ChainClient = ReturnType<typeof createChainClient>;
-
-const ZERO_ID = "0x00000000000000000000000000000000" as Hex;
-
-export const idOf = (uuid: string | null): Hex => (uuid ? uuidToBytes16(uuid) : ZERO_ID);
-
-/** Bytes per packed claim in a `ClaimRun`. */
-const CLAIM_BYTES = 36;
-
-/** The revert's error name (or reason string), or undefined when `error` is not a revert. */
-export function revertReasonOf(error: unknown): string | undefined {
-  if (!(error instanceof ViemBaseError)) return undefined;
-  const reverted = error.walk((e) => e instanceof ContractFunctionRevertedError);
-  if (reverted instanceof ContractFunctionRevertedError) {
-    return reverted.data?.errorName ?? reverted.reason ?? "reverted";
-  }
-  const text = `${error.details ?? ""} ${error.shortMessage}`;
-  if (/revert/i.test(text)) return "reverted";
-  return undefined;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const min = (a: bigint, b: bigint) => (a < b ? a : b);
 
 export function createChainClient(options: ChainClientOptions) {
   const { chainId, contract, maxFeePerGas: feeCap } = options;
-  const capped = (fee: bigint) => (feeCap === undefined ? fee : min(fee, feeCap));
   const pollMs = options.pollMs ?? (chainId === 31_337 ? 50 : 1_000);
   const transport = http(options.rpcUrl, {
     batch: { batchSize: 200, wait: 2 },
@@ -146,7 +55,6 @@ export function createChainClient(options: ChainClientOptions) {
   });
   const client = createPublicClient({ transport, pollingInterval: pollMs });
   const account = privateKeyToAccount(options.privateKey);
-  const stuck = new Map<number, StuckTransaction>();
   let hookGasBudget: Promise<bigint> | undefined;
 
   /** The contract's hook gas budget; it never changes, so it is read once. */
@@ -252,77 +160,16 @@ export function createChainClient(options: ChainClientOptions) {
     }
   }
 
-  /**
-   * Signs `call` with `nonce` and broadcasts it; `mined` resolves with the receipt of whichever
-   * version was mined. Past `replaceAfterMs` a version with fees 25% higher replaces it, never
-   * above the fee cap; one the cap leaves no room to replace (less than the 10% bump nodes
-   * require) is reported by `stuckAtFeeCap()` until it is mined. Rejects `mined` only when
-   * `signal` aborts.
-   */
-  async function send(
-    call: ContractCall,
-    { gas, nonce, signal }: { gas: bigint; nonce: number; signal?: AbortSignal },
-  ): Promise<SentTransaction> {
-    const data = encodeFunctionData({ abi: collectiblesAbi, ...call } as Parameters<
-      typeof encodeFunctionData
-    >[0]);
-    const fees = await client.estimateFeesPerGas();
-    let maxFeePerGas = capped(fees.maxFeePerGas);
-    let maxPriorityFeePerGas = min(fees.maxPriorityFeePerGas, maxFeePerGas);
-    const sign = async () =>
-      account.signTransaction({
-        chainId,
-        type: "eip1559",
-        to: contract,
-        data,
-        gas,
-        nonce,
-        maxFeePerGas,
-        maxPriorityFeePerGas,
-      });
-    const first = await sign();
-    const hash = keccak256(first);
-    await client.sendRawTransaction({ serializedTransaction: first });
-
-    const mined = (async () => {
-      const hashes: Hex[] = [hash];
-      let sentAt = Date.now();
-      try {
-        for (;;) {
-          if (signal?.aborted) throw new Error("relayer stopped");
-          await sleep(pollMs);
-          try {
-            for (const candidate of hashes) {
-              const receipt = await receiptOf(candidate);
-              if (receipt) return receipt;
-            }
-            if (Date.now() - sentAt <= options.replaceAfterMs) continue;
-            sentAt = Date.now();
-            const nextFee = capped((maxFeePerGas * 125n) / 100n);
-            if (nextFee * 100n < maxFeePerGas * 110n) {
-              // The cap leaves no replacement a node would take (10% more at least): wait, and
-              // say so until it is mined.
-              const latest = hashes.at(-1) ?? hash;
-              const since = stuck.get(nonce)?.since ?? Date.now();
-              stuck.set(nonce, { nonce, hash: latest, maxFeePerGas, since });
-              continue;
-            }
-            maxFeePerGas = nextFee;
-            maxPriorityFeePerGas = min((maxPriorityFeePerGas * 125n) / 100n, maxFeePerGas);
-            const replacement = await sign();
-            hashes.push(keccak256(replacement));
-            // "nonce too low" here means an earlier version was just mined: keep polling.
-            await client.sendRawTransaction({ serializedTransaction: replacement }).catch(() => {});
-          } catch {
-            // The RPC is unreachable: keep polling until it answers again (or the relayer stops).
-          }
-        }
-      } finally {
-        stuck.delete(nonce);
-      }
-    })();
-    return { hash, mined };
-  }
+  const sender = createTransactionSender({
+    client: client as PublicClient,
+    account,
+    chainId,
+    contract,
+    pollMs,
+    replaceAfterMs: options.replaceAfterMs,
+    feeCap,
+    receiptOf,
+  });
 
   return {
     address: account.address,
@@ -333,11 +180,8 @@ export function createChainClient(options: ChainClientOptions) {
     estimate,
     claimBatchGasLimit,
     hookGasBudget: hookBudget,
-    send,
-    /** Transactions unmined at the fee cap past the replacement delay, oldest first. */
-    stuckAtFeeCap(): StuckTransaction[] {
-      return [...stuck.values()].sort((a, b) => a.since - b.since);
-    },
+    send: sender.send,
+    stuckAtFeeCap: sender.stuckAtFeeCap,
     /** Answers when the RPC does and serves the configured chain. */
     async ping(): Promise<void> {
       const id = await client.getChainId();

@@ -34,12 +34,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EnvError, parseEnv, relayerKeyOf } from "../env.ts";
 import { until } from "../test/faults.ts";
 import { startTestApp, type TestApp } from "../test/testApp.ts";
-import {
-  type ChainClient,
-  type ClaimBatchCall,
-  createChainClient,
-  RevertedError,
-} from "./chainClient.ts";
+import { type ChainClient, createChainClient } from "./chainClient.ts";
+import { type ClaimBatchCall, RevertedError } from "./contractCalls.ts";
 
 const hardhat = defineChain({
   id: 31337,

@@ -1,0 +1,72 @@
+/**
+ * What the relayer's parts share: the database and chain, the nonce of the next transaction, and
+ * the two signals they raise (statuses changed; the chain must be reconciled before sending).
+ */
+import type { Database } from "../db/client.ts";
+import type { Logger } from "../logger.ts";
+import type { ChainClient } from "./chainClient.ts";
+import type { ContractCall, MinedTransaction } from "./contractCalls.ts";
+
+export interface RelayerContext {
+  db: Database;
+  chain: ChainClient;
+  logger: Logger;
+  batchSize: number;
+  maxInFlight: number;
+  /** Aborted when the relayer stops: transactions stop being followed. */
+  signal: AbortSignal;
+  /** The nonce of the next transaction; undefined: read it from the chain first. */
+  nonce: number | undefined;
+  /** A transaction's outcome is unknown: reconcile intents with the chain before sending. */
+  needsReconcile: boolean;
+  /** Rows changed state (wakes requests waiting for them). */
+  changed(): void;
+}
+
+/** One transaction to send, and what to record once it is mined or reverted. */
+export interface Job {
+  call: ContractCall;
+  gas: bigint;
+  onMined(tx: MinedTransaction): Promise<void>;
+  onReverted(tx: MinedTransaction): Promise<void>;
+}
+
+/**
+ * Broadcasts the jobs with consecutive nonces, then waits for all of them. A broadcast that
+ * fails leaves its outcome unknown: the nonce is re-read and intents reconciled before the next
+ * send.
+ */
+export async function dispatch(ctx: RelayerContext, jobs: Job[]): Promise<void> {
+  const sent: { job: Job; mined: Promise<MinedTransaction> }[] = [];
+  let failure: unknown;
+  for (const job of jobs) {
+    ctx.nonce ??= await ctx.chain.pendingNonce();
+    try {
+      const tx = await ctx.chain.send(job.call, {
+        gas: job.gas,
+        nonce: ctx.nonce,
+        signal: ctx.signal,
+      });
+      ctx.nonce++;
+      sent.push({ job, mined: tx.mined });
+    } catch (error) {
+      ctx.nonce = undefined;
+      ctx.needsReconcile = true;
+      failure = error;
+      break;
+    }
+  }
+  const results = await Promise.allSettled(sent.map((s) => s.mined));
+  for (const [i, result] of results.entries()) {
+    const job = sent[i]?.job;
+    if (!job) continue;
+    if (result.status === "rejected") {
+      ctx.needsReconcile = true;
+      continue;
+    }
+    if (result.value.status === "success") await job.onMined(result.value);
+    else await job.onReverted(result.value);
+  }
+  if (sent.length > 0) ctx.changed();
+  if (failure) throw failure;
+}

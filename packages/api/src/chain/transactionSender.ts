@@ -1,0 +1,117 @@
+/**
+ * Sending a signed transaction and following it until mined: signed locally (so its hash is known
+ * and stored before it is broadcast), replaced with higher fees (same nonce) when it is not mined
+ * in time, never above the fee cap, and reported while stuck at the cap.
+ */
+import { collectiblesAbi } from "@collectibles/contracts";
+import { type Address, encodeFunctionData, type Hex, keccak256, type PublicClient } from "viem";
+import type { PrivateKeyAccount } from "viem/accounts";
+import type {
+  ContractCall,
+  MinedTransaction,
+  SentTransaction,
+  StuckTransaction,
+} from "./contractCalls.ts";
+
+export interface SenderOptions {
+  client: PublicClient;
+  account: PrivateKeyAccount;
+  chainId: number;
+  contract: Address;
+  pollMs: number;
+  /** Replace a transaction not mined after this long. */
+  replaceAfterMs: number;
+  /** The highest max fee per gas (wei) ever offered; unset: no cap. */
+  feeCap: bigint | undefined;
+  /** The receipt of `hash` with what the contract skipped, or undefined while unmined. */
+  receiptOf(hash: Hex): Promise<MinedTransaction | undefined>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const min = (a: bigint, b: bigint) => (a < b ? a : b);
+
+export function createTransactionSender(options: SenderOptions) {
+  const { client, account, chainId, contract, pollMs, feeCap, receiptOf } = options;
+  const capped = (fee: bigint) => (feeCap === undefined ? fee : min(fee, feeCap));
+  const stuck = new Map<number, StuckTransaction>();
+
+  /**
+   * Signs `call` with `nonce` and broadcasts it; `mined` resolves with the receipt of whichever
+   * version was mined. Past `replaceAfterMs` a version with fees 25% higher replaces it, never
+   * above the fee cap; one the cap leaves no room to replace (less than the 10% bump nodes
+   * require) is reported by `stuckAtFeeCap()` until it is mined. Rejects `mined` only when
+   * `signal` aborts.
+   */
+  async function send(
+    call: ContractCall,
+    { gas, nonce, signal }: { gas: bigint; nonce: number; signal?: AbortSignal },
+  ): Promise<SentTransaction> {
+    const data = encodeFunctionData({ abi: collectiblesAbi, ...call } as Parameters<
+      typeof encodeFunctionData
+    >[0]);
+    const fees = await client.estimateFeesPerGas();
+    let maxFeePerGas = capped(fees.maxFeePerGas);
+    let maxPriorityFeePerGas = min(fees.maxPriorityFeePerGas, maxFeePerGas);
+    const sign = async () =>
+      account.signTransaction({
+        chainId,
+        type: "eip1559",
+        to: contract,
+        data,
+        gas,
+        nonce,
+        maxFeePerGas,
+        maxPriorityFeePerGas,
+      });
+    const first = await sign();
+    const hash = keccak256(first);
+    await client.sendRawTransaction({ serializedTransaction: first });
+
+    const mined = (async () => {
+      const hashes: Hex[] = [hash];
+      let sentAt = Date.now();
+      try {
+        for (;;) {
+          if (signal?.aborted) throw new Error("relayer stopped");
+          await sleep(pollMs);
+          try {
+            for (const candidate of hashes) {
+              const receipt = await receiptOf(candidate);
+              if (receipt) return receipt;
+            }
+            if (Date.now() - sentAt <= options.replaceAfterMs) continue;
+            sentAt = Date.now();
+            const nextFee = capped((maxFeePerGas * 125n) / 100n);
+            if (nextFee * 100n < maxFeePerGas * 110n) {
+              // The cap leaves no replacement a node would take (10% more at least): wait, and
+              // say so until it is mined.
+              const latest = hashes.at(-1) ?? hash;
+              const since = stuck.get(nonce)?.since ?? Date.now();
+              stuck.set(nonce, { nonce, hash: latest, maxFeePerGas, since });
+              continue;
+            }
+            maxFeePerGas = nextFee;
+            maxPriorityFeePerGas = min((maxPriorityFeePerGas * 125n) / 100n, maxFeePerGas);
+            const replacement = await sign();
+            hashes.push(keccak256(replacement));
+            // "nonce too low" here means an earlier version was just mined: keep polling.
+            await client.sendRawTransaction({ serializedTransaction: replacement }).catch(() => {});
+          } catch {
+            // The RPC is unreachable: keep polling until it answers again (or the relayer stops).
+          }
+        }
+      } finally {
+        stuck.delete(nonce);
+      }
+    })();
+    return { hash, mined };
+  }
+
+  return {
+    send,
+    /** Transactions unmined at the fee cap past the replacement delay, oldest first. */
+    stuckAtFeeCap(): StuckTransaction[] {
+      return [...stuck.values()].sort((a, b) => a.since - b.since);
+    },
+  };
+}
