@@ -97,6 +97,8 @@ const EnvSchema = z.object({
       .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex private key")
       .optional(),
   ),
+  /** How long an Idempotency-Key's record counts (a retry later executes again). */
+  IDEMPOTENCY_TTL_HOURS: int(1, 24 * 365).default(24),
   /** How long POST /collectibles and /claims wait for confirmation before answering 202. */
   CONFIRM_TIMEOUT_MS: int(0, 600_000).default(5_000),
   /** Most claims in one claimBatch transaction. */

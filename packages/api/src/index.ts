@@ -15,6 +15,7 @@ import {
 import { type RunningChainServices, startChainServices } from "./chain/chainServices.ts";
 import { apiDataDir, EnvError, parseEnv } from "./env.ts";
 import { createLogger } from "./logger.ts";
+import { startHousekeeping } from "./services/housekeeping.ts";
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
@@ -54,6 +55,7 @@ try {
     readiness: [databaseCheck(database), ...(chain?.readiness ?? [])],
     chain: chain?.services,
   });
+  const housekeeping = startHousekeeping(database.db, env, logger);
   const server = app.listen(env.PORT, env.HOST);
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
@@ -99,6 +101,7 @@ try {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, "stopping");
+    housekeeping.stop();
     server.close(() => {
       (chain?.stop() ?? Promise.resolve())
         .catch(() => {})

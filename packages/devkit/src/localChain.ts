@@ -13,7 +13,7 @@ import { freePort, type ManagedProcess, startProcess } from "./processes.ts";
 
 /** The development mnemonic every anvil and Hardhat node funds. Never on a real chain. */
 export const DEV_MNEMONIC = "test test test test test test test test test test test junk";
-/** The first accounts of that mnemonic, each funded with 10,000 ETH on a new local chain. */
+/** The first accounts of that mnemonic (of DEV_ACCOUNT_COUNT funded with 10,000 ETH each). */
 export const DEV_ACCOUNTS = [
   {
     address: "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
@@ -39,6 +39,8 @@ export const DEV_ACCOUNTS = [
 /** Account #0: deployer, admin and default minter of local deployments. */
 export const DEV_ACCOUNT_0 = DEV_ACCOUNTS[0].address;
 export const LOCAL_CHAIN_ID = 31_337;
+/** How many of the mnemonic's accounts a new local chain funds. */
+export const DEV_ACCOUNT_COUNT = 20;
 
 export interface LocalChainOptions {
   /** A free port when absent. */
@@ -109,6 +111,8 @@ async function startAnvil(options: LocalChainOptions, port: number): Promise<Loc
   const host = options.host ?? "127.0.0.1";
   const chainId = options.chainId ?? LOCAL_CHAIN_ID;
   const args = ["--host", host, "--port", String(port), "--chain-id", String(chainId)];
+  // Twenty funded accounts, as every Hardhat node has: tests give scenarios accounts of their own.
+  args.push("--accounts", String(DEV_ACCOUNT_COUNT));
   if (options.stateFile) {
     args.push("--state", options.stateFile);
     args.push("--state-interval", String(options.stateIntervalSeconds ?? 5));

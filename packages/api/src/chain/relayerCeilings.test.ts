@@ -123,9 +123,13 @@ describe("fee cap", () => {
         const [first] = relayer.stuckAtFeeCap();
         return first;
       });
-      expect(stuck).toMatchObject({ nonce, maxFeePerGas: cap });
+      // Stuck where the cap leaves no replacement a node takes (10% more): at most the cap, and
+      // within 10% of it.
+      expect(stuck.nonce).toBe(nonce);
+      expect(stuck.maxFeePerGas).toBeLessThanOrEqual(cap);
+      expect(stuck.maxFeePerGas * 110n).toBeGreaterThan(cap * 100n);
       const pooled = await client.getTransaction({ hash: stuck.hash });
-      expect(pooled.maxFeePerGas).toBe(cap);
+      expect(pooled.maxFeePerGas).toBe(stuck.maxFeePerGas);
       expect(stuck.hash).not.toBe(sent.hash); // it was raised before it reached the cap
       await rpc("evm_mine");
       const mined = await sent.mined;
@@ -239,12 +243,13 @@ describe("claim batch gas limit", () => {
     expect(withContract).toBeLessThanOrEqual(claimBatchGasCeiling(2, DEFAULT_HOOK_GAS_BUDGET));
   });
 
-  it("is the ceiling when the node cannot estimate a batch whose recipient burns its budget, and the batch then mines with it", async () => {
+  it("never exceeds the ceiling for a batch whose recipient burns its budget, and the batch mines with only that claim skipped", async () => {
     const burner = await deploy(gasBurnerReceiverMock, [100_000_000n]);
     const call = batch([fresh(200), burner, fresh(201)]);
     const r = relayer();
     const limit = await r.claimBatchGasLimit(call);
-    expect(limit).toBe(claimBatchGasCeiling(3, DEFAULT_HOOK_GAS_BUDGET));
+    // Some nodes (Hardhat) cannot estimate such a batch and get the ceiling itself; anvil can.
+    expect(limit).toBeLessThanOrEqual(claimBatchGasCeiling(3, DEFAULT_HOOK_GAS_BUDGET));
     const sent = await r.send(call, { gas: limit, nonce: await r.pendingNonce() });
     const mined = await sent.mined;
     expect(mined.status).toBe("success");

@@ -219,8 +219,11 @@ export const claims = pgTable(
 );
 
 /**
- * `Idempotency-Key` of POST requests: the first request's fingerprint and, once answered, its
- * status and body, replayed for a retry with the same key (per API key).
+ * `Idempotency-Key` of POST requests (per API key). A request that creates an object writes its
+ * record in the same transaction as the object (`object_location`), so a crash between the commit
+ * and the answer still leaves the key pointing at what was created; the answer (status, body,
+ * Location) is added once given, and replayed for a retry. Refusals are remembered the same way,
+ * without an object. Records older than IDEMPOTENCY_TTL_HOURS are ignored and cleaned up.
  */
 export const idempotencyKeys = pgTable(
   "idempotency_keys",
@@ -228,12 +231,16 @@ export const idempotencyKeys = pgTable(
     apiKeyId: uuid("api_key_id").notNull(),
     key: text("key").notNull(),
     requestHash: text("request_hash").notNull(),
+    /** Path of the object the request created; null for a refusal. */
+    objectLocation: text("object_location"),
     /** Null while the first request is still being answered. */
     responseStatus: integer("response_status"),
     responseBody: jsonb("response_body"),
     responseLocation: text("response_location"),
-    lockedAt: timestamp("locked_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("idempotency_keys_pk").on(t.apiKeyId, t.key)],
+  (t) => [
+    uniqueIndex("idempotency_keys_pk").on(t.apiKeyId, t.key),
+    index("idempotency_keys_created_at_idx").on(t.createdAt),
+  ],
 );

@@ -9,6 +9,7 @@
  * `413`/`415` for a body, `422` for Idempotency-Key, ...) is added by `answersOf`, not by hand.
  */
 import type { z } from "zod";
+import type { IdempotentWrite } from "../db/idempotencyKeys.ts";
 import type { RouteDeps } from "../deps.ts";
 import type { Env } from "../env.ts";
 import type { AuthContext } from "../middleware/auth.ts";
@@ -81,6 +82,8 @@ export interface RequestInput<E extends EndpointSpec> {
   baseUrl: string;
   /** Conditional-request validator sent by the client. */
   ifNoneMatch: string | undefined;
+  /** Set for a create under an Idempotency-Key: its record goes into the object's transaction. */
+  idempotency: IdempotentWrite | undefined;
 }
 
 type BodyOf<R> = R extends { schema: z.ZodType }
@@ -112,6 +115,7 @@ export interface AnyInput {
   auth: AuthContext | undefined;
   baseUrl: string;
   ifNoneMatch: string | undefined;
+  idempotency: IdempotentWrite | undefined;
 }
 
 export interface AnyReply {
@@ -124,14 +128,32 @@ export interface AnyReply {
 export interface Endpoint {
   spec: EndpointSpec;
   handle(input: AnyInput, deps: RouteDeps): Promise<AnyReply>;
+  /**
+   * For a create: the answer for the object at `location`, as the handler would have given it
+   * (a retry's answer when the first request died between its commit and its answer).
+   */
+  recover?(
+    location: string,
+    input: Pick<AnyInput, "auth" | "baseUrl">,
+    deps: RouteDeps,
+  ): Promise<AnyReply>;
+}
+
+/** A handler that can also answer for an object created before (see `Endpoint.recover`). */
+export interface Recoverable {
+  recover: NonNullable<Endpoint["recover"]>;
 }
 
 /** Binds a handler to its declaration; the handler is typed by the declaration alone. */
 export function implement<const E extends EndpointSpec>(
   spec: E,
-  handle: NoInfer<Handler<E>>,
+  handle: NoInfer<Handler<E>> & Partial<Recoverable>,
 ): Endpoint {
-  return { spec, handle: handle as unknown as Endpoint["handle"] };
+  return {
+    spec,
+    handle: handle as unknown as Endpoint["handle"],
+    recover: handle.recover,
+  };
 }
 
 /** An answer the document describes: its description, body and headers. */

@@ -9,7 +9,6 @@ import type { RouteDeps } from "../deps.ts";
 import { MethodNotAllowedError } from "../errors.ts";
 import { authenticate } from "../middleware/auth.ts";
 import { multipartBody, requireContentType } from "../middleware/bodyParsers.ts";
-import { idempotency } from "../middleware/idempotency.ts";
 import { jsonBody } from "../middleware/jsonBody.ts";
 import { rateLimitFailedAuthentication, rateLimitPerKey } from "../middleware/rateLimit.ts";
 import { parseBody, parseInput } from "../middleware/validate.ts";
@@ -21,6 +20,7 @@ import {
   type EndpointSpec,
   expressPath,
 } from "./endpoint.ts";
+import { answerIdempotently } from "./idempotency.ts";
 
 declare global {
   namespace Express {
@@ -55,7 +55,6 @@ export function mountEndpoints(endpoints: readonly Endpoint[], deps: RouteDeps):
     ];
     if (spec.auth === "apiKey") chain.push(...keyGuard);
     if (spec.body) chain.push(...bodyParsersFor(spec.body, deps));
-    if (spec.idempotent) chain.push(idempotency(deps));
     chain.push(handlerFor(endpoint, deps));
     const path = expressPath(spec.path);
     router[spec.method](path, ...chain);
@@ -82,7 +81,8 @@ function bodyParsersFor(body: BodySpec, deps: RouteDeps): RequestHandler[] {
 function handlerFor(endpoint: Endpoint, deps: RouteDeps): RequestHandler {
   const { spec } = endpoint;
   return async (req, res) => {
-    const input: AnyInput = {
+    // Parsed inside the idempotent path too, so a refused request's answer is remembered.
+    const parse = (): AnyInput => ({
       params: spec.params ? parseInput(spec.params, req.params, "path") : {},
       query: spec.query ? parseInput(spec.query, req.query, "query") : {},
       body: spec.body ? parseBody(spec.body, bodyOf(req, spec)) : undefined,
@@ -90,8 +90,12 @@ function handlerFor(endpoint: Endpoint, deps: RouteDeps): RequestHandler {
       auth: res.locals.auth,
       baseUrl: deps.baseUrl(),
       ifNoneMatch: req.get("if-none-match"),
-    };
-    send(res, await endpoint.handle(input, deps));
+      idempotency: undefined,
+    });
+    const reply = spec.idempotent
+      ? await answerIdempotently(req, res, endpoint, parse, deps)
+      : await endpoint.handle(parse(), deps);
+    send(res, reply);
   };
 }
 

@@ -3,6 +3,7 @@
  * validated input, calls the one service function it is given, and presents what it returns.
  */
 
+import type { IdempotentWrite } from "../db/idempotencyKeys.ts";
 import { paginationOf } from "../db/pagination.ts";
 import type { ListQuery, Page } from "../db/readers.ts";
 import type { Scope } from "../db/scope.ts";
@@ -31,10 +32,9 @@ export function listing<View, Item>(
   };
 }
 
-export function reading<View, Item>(
-  get: (deps: RouteDeps, scope: Scope, id: string) => Promise<View>,
-  present: Present<View, Item>,
-) {
+type Read<View> = (deps: RouteDeps, scope: Scope, id: string) => Promise<View>;
+
+export function reading<View, Item>(get: Read<View>, present: Present<View, Item>) {
   return async ({ params, auth, baseUrl }: Input & { params: { id: string } }, deps: RouteDeps) => {
     const view = await get(deps, auth, params.id);
     return { status: 200 as const, body: { data: present(view, presentContext(deps, baseUrl)) } };
@@ -71,23 +71,42 @@ type Create<Body, View> = (
   scope: Scope,
   body: Body,
   files: Files,
+  idempotency: IdempotentWrite | undefined,
 ) => Promise<View>;
 
 /**
  * 201 with the object and its Location (under `collection`); for an object made final on-chain
- * (`onChain`), 202 with the pending object while the chain does not have it yet.
+ * (`onChain`), 202 with the pending object while the chain does not have it yet. It can also
+ * answer for an object created before (a retry after a crash), read with `get`.
  */
 export function creating<Body, View extends Made, Item, OnChain extends boolean = false>(
-  create: Create<Body, View>,
+  service: { create: Create<Body, View>; get: Read<View> },
   present: Present<View, Item>,
   collection: string,
   onChain?: OnChain,
 ) {
-  return async (input: Input & { body: Body }, deps: RouteDeps) => {
-    const view = await create(deps, input.auth, input.body, input.files);
+  const answer = (view: View, baseUrl: string, deps: RouteDeps) => {
     const pending = onChain === true && view.row.status === "pending";
     const status = (pending ? 202 : 201) as OnChain extends true ? 201 | 202 : 201;
-    const data = present(view, presentContext(deps, input.baseUrl));
+    const data = present(view, presentContext(deps, baseUrl));
     return { status, body: { data }, headers: { Location: `${collection}/${view.row.id}` } };
   };
+  const handle = async (
+    input: Input & { body: Body; idempotency?: IdempotentWrite },
+    deps: RouteDeps,
+  ) => {
+    const { auth, body, files, idempotency, baseUrl } = input;
+    return answer(await service.create(deps, auth, body, files, idempotency), baseUrl, deps);
+  };
+  return Object.assign(handle, {
+    async recover(
+      location: string,
+      input: { auth?: AuthContext; baseUrl: string },
+      deps: RouteDeps,
+    ) {
+      const id = location.slice(location.lastIndexOf("/") + 1);
+      if (!input.auth) throw new Error("a create is answered for a key");
+      return answer(await service.get(deps, input.auth, id), input.baseUrl, deps);
+    },
+  });
 }

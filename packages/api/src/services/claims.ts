@@ -22,6 +22,7 @@ import {
 } from "../db/claims.ts";
 import type { Transaction } from "../db/client.ts";
 import { findCollectible } from "../db/collectibles.ts";
+import type { IdempotentWrite } from "../db/idempotencyKeys.ts";
 import type { Scope } from "../db/scope.ts";
 import { findOrCreateUserByEmail, findUser } from "../db/users.ts";
 import type { RouteDeps } from "../deps.ts";
@@ -46,11 +47,18 @@ const claimReads = reads("claim", { list: listClaims, find: findClaim }, withCha
 export const { list, get } = claimReads;
 
 /** Stores the claim, wakes the relayer, and waits (bounded) for it to become final. */
-export async function create(deps: RouteDeps, scope: Scope, body: ClaimInput): Promise<ClaimView> {
+export async function create(
+  deps: RouteDeps,
+  scope: Scope,
+  body: ClaimInput,
+  _files?: unknown,
+  idempotency?: IdempotentWrite,
+): Promise<ClaimView> {
   const chain = deps.chain;
   if (!chain) throw chainNotConfigured();
+  const created = { idempotency, idOf: (made: ClaimWithOrganization) => made.claim.id };
   const stored = await deps.claimTransactions.run(() =>
-    inTransaction(deps, (tx) => storeClaim(deps, tx, scope, body)),
+    inTransaction(deps, (tx) => storeClaim(deps, tx, scope, body), created),
   );
   chain.wakeRelayer();
   const timeout = deps.config.CONFIRM_TIMEOUT_MS;

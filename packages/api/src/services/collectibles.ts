@@ -7,7 +7,8 @@
  * - creator_id must be an active user of the same organization.
  * - Metadata is immutable on-chain, so there is no update or delete.
  */
-import { findCollectible, listCollectibles } from "../db/collectibles.ts";
+import { type CollectibleRow, findCollectible, listCollectibles } from "../db/collectibles.ts";
+import type { IdempotentWrite } from "../db/idempotencyKeys.ts";
 import { findOrganization } from "../db/organizations.ts";
 import { insertRecord } from "../db/records.ts";
 import { collectibles } from "../db/schema.ts";
@@ -36,34 +37,40 @@ export async function create(
   scope: Scope,
   body: z.output<typeof CreateCollectibleBody>,
   files: Partial<Record<string, Buffer>>,
+  idempotency?: IdempotentWrite,
 ): Promise<CollectibleView> {
   const chain = deps.chain;
   if (!chain) throw chainNotConfigured();
   const { cover = null } = await storeImages(deps, ["cover"], body, files);
+  const created = { idempotency, idOf: (made: CollectibleRow) => made.id };
   const row = await writingImages(deps, { cover }, () =>
-    inTransaction(deps, async (tx) => {
-      const organization = await findOrganization(tx, body.organization_id, scope, "share");
-      if (!organization) {
-        throw notFound("organization", body.organization_id, "organization_id");
-      }
-      if (body.creator_id) {
-        const creator = await findUser(tx, body.creator_id, scope);
-        if (!creator || creator.organizationId !== organization.id) {
-          throw notFound("user", body.creator_id, "creator_id", "in the organization");
+    inTransaction(
+      deps,
+      async (tx) => {
+        const organization = await findOrganization(tx, body.organization_id, scope, "share");
+        if (!organization) {
+          throw notFound("organization", body.organization_id, "organization_id");
         }
-      }
-      return insertRecord(tx, collectibles, {
-        organizationId: organization.id,
-        creatorId: body.creator_id ?? null,
-        name: body.name,
-        description: body.description ?? null,
-        mimeType: body.mime_type ?? null,
-        artwork: body.artwork ?? null,
-        cover,
-        externalId: body.external_id ?? null,
-        totalCount: body.total_count,
-      });
-    }),
+        if (body.creator_id) {
+          const creator = await findUser(tx, body.creator_id, scope);
+          if (!creator || creator.organizationId !== organization.id) {
+            throw notFound("user", body.creator_id, "creator_id", "in the organization");
+          }
+        }
+        return insertRecord(tx, collectibles, {
+          organizationId: organization.id,
+          creatorId: body.creator_id ?? null,
+          name: body.name,
+          description: body.description ?? null,
+          mimeType: body.mime_type ?? null,
+          artwork: body.artwork ?? null,
+          cover,
+          externalId: body.external_id ?? null,
+          totalCount: body.total_count,
+        });
+      },
+      created,
+    ),
   );
   chain.wakeRelayer();
   const timeout = deps.config.CONFIRM_TIMEOUT_MS;

@@ -10,6 +10,7 @@
  *   deleted (409).
  */
 import type { Transaction } from "../db/client.ts";
+import type { IdempotentWrite } from "../db/idempotencyKeys.ts";
 import {
   findOrganization,
   isSelfOrAncestor,
@@ -54,6 +55,7 @@ export async function create(
   scope: Scope,
   body: z.output<typeof CreateOrganizationBody>,
   files: Files,
+  idempotency?: IdempotentWrite,
 ): Promise<OrganizationView> {
   const parentId = body.parent_id ?? null;
   if (scope.organizationId && !parentId) throw parentRequired();
@@ -62,21 +64,26 @@ export async function create(
     throw parentNotFound(parentId);
   }
   const images = await storeImages(deps, ORGANIZATION_IMAGE_FIELDS, body, files);
+  const created = { idempotency, idOf: (made: OrganizationRow) => made.id };
   const row = await writingImages(deps, images, () =>
-    inTransaction(deps, async (tx) => {
-      if (parentId) await checkParent(tx, parentId, scope);
-      const walletIndex = await nextWalletIndex(tx);
-      return insertRecord(tx, organizations, {
-        name: body.name,
-        description: body.description ?? null,
-        parentId,
-        externalId: body.external_id ?? null,
-        walletIndex,
-        walletAddress: deps.wallets.addressAt(walletIndex),
-        logo: images.logo ?? null,
-        cover: images.cover ?? null,
-      });
-    }),
+    inTransaction(
+      deps,
+      async (tx) => {
+        if (parentId) await checkParent(tx, parentId, scope);
+        const walletIndex = await nextWalletIndex(tx);
+        return insertRecord(tx, organizations, {
+          name: body.name,
+          description: body.description ?? null,
+          parentId,
+          externalId: body.external_id ?? null,
+          walletIndex,
+          walletAddress: deps.wallets.addressAt(walletIndex),
+          logo: images.logo ?? null,
+          cover: images.cover ?? null,
+        });
+      },
+      created,
+    ),
   );
   return { row };
 }

@@ -10,6 +10,7 @@
  * - DELETE deactivates; the user answers 404 afterwards and its email may be used again.
  */
 import { confirmedClaimCounts } from "../db/claims.ts";
+import type { IdempotentWrite } from "../db/idempotencyKeys.ts";
 import { findOrganization } from "../db/organizations.ts";
 import { deactivateRecord, insertRecord, updateRecord } from "../db/records.ts";
 import { users } from "../db/schema.ts";
@@ -40,26 +41,33 @@ export async function create(
   deps: RouteDeps,
   scope: Scope,
   body: z.output<typeof CreateUserBody>,
+  _files?: unknown,
+  idempotency?: IdempotentWrite,
 ): Promise<UserView> {
-  const row = await inTransaction(deps, async (tx) => {
-    // The share lock keeps the organization from being deleted while the user is added.
-    const organization = await findOrganization(tx, body.organization_id, scope, "share");
-    if (!organization) throw notFound("organization", body.organization_id, "organization_id");
-    let walletIndex: number | null = null;
-    let walletAddress = body.wallet_address ?? undefined;
-    if (!walletAddress) {
-      walletIndex = await nextWalletIndex(tx);
-      walletAddress = deps.wallets.addressAt(walletIndex);
-    }
-    return insertRecord(tx, users, {
-      organizationId: organization.id,
-      email: body.email,
-      name: body.name ?? null,
-      externalId: body.external_id ?? null,
-      walletAddress,
-      walletIndex,
-    });
-  });
+  const created = { idempotency, idOf: (made: UserRow) => made.id };
+  const row = await inTransaction(
+    deps,
+    async (tx) => {
+      // The share lock keeps the organization from being deleted while the user is added.
+      const organization = await findOrganization(tx, body.organization_id, scope, "share");
+      if (!organization) throw notFound("organization", body.organization_id, "organization_id");
+      let walletIndex: number | null = null;
+      let walletAddress = body.wallet_address ?? undefined;
+      if (!walletAddress) {
+        walletIndex = await nextWalletIndex(tx);
+        walletAddress = deps.wallets.addressAt(walletIndex);
+      }
+      return insertRecord(tx, users, {
+        organizationId: organization.id,
+        email: body.email,
+        name: body.name ?? null,
+        externalId: body.external_id ?? null,
+        walletAddress,
+        walletIndex,
+      });
+    },
+    created,
+  );
   return { row, claimedCount: 0 };
 }
 

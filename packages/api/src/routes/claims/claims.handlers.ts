@@ -7,6 +7,6 @@ import * as routes from "./claims.routes.ts";
 
 export const claimEndpoints = [
   implement(routes.listClaims, listing(claims.list, presentClaim)),
-  implement(routes.createClaim, creating(claims.create, presentClaim, "/claims", true)),
+  implement(routes.createClaim, creating(claims, presentClaim, "/claims", true)),
   implement(routes.getClaim, reading(claims.get, presentClaim)),
 ];

@@ -9,7 +9,7 @@ export const collectibleEndpoints = [
   implement(routes.listCollectibles, listing(collectibles.list, presentCollectible)),
   implement(
     routes.createCollectible,
-    creating(collectibles.create, presentCollectible, "/collectibles", true),
+    creating(collectibles, presentCollectible, "/collectibles", true),
   ),
   implement(routes.getCollectible, reading(collectibles.get, presentCollectible)),
 ];

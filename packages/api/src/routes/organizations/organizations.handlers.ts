@@ -9,7 +9,7 @@ export const organizationEndpoints = [
   implement(routes.listOrganizations, listing(organizations.list, presentOrganization)),
   implement(
     routes.createOrganization,
-    creating(organizations.create, presentOrganization, "/organizations"),
+    creating(organizations, presentOrganization, "/organizations"),
   ),
   implement(routes.getOrganization, reading(organizations.get, presentOrganization)),
   implement(routes.updateOrganization, updating(organizations.update, presentOrganization)),

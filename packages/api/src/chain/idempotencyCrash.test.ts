@@ -1,0 +1,138 @@
+/**
+ * An Idempotency-Key survives a crash between the commit and the answer: the real API entry runs
+ * as a child process, accepts a claim under a key while the chain is cut (so it commits, then
+ * waits for the chain before answering), and is killed with SIGKILL in that wait. Started again,
+ * it answers the client's retry with the claim that was created, at once and never with a second
+ * one: the key's record was written in the claim's own transaction.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import {
+  killAllProcesses,
+  type ManagedProcess,
+  startProcess,
+} from "@collectibles/devkit/processes";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { claimedOnChain } from "../test/agreement.ts";
+import {
+  type ChainStack,
+  type CuttableProxy,
+  startChainStack,
+  startCuttableProxy,
+} from "../test/chainStack.ts";
+import { TEST_MNEMONIC } from "../test/constants.ts";
+import { until } from "../test/faults.ts";
+import { createPostgresDatabase, testDriver } from "../test/testDatabase.ts";
+
+const API_KEY = "ck_test_idempotencycrashidempotency01";
+const apiRoot = path.resolve(import.meta.dirname, "../..");
+
+let stack: ChainStack;
+let proxy: CuttableProxy;
+let dataDir: string;
+let dropDatabase: (() => Promise<void>) | undefined;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  stack = await startChainStack();
+  proxy = await startCuttableProxy(stack.rpcUrl);
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-idempotency-crash-"));
+  env = {
+    ...stack.env,
+    RPC_URL: proxy.url,
+    NODE_ENV: "test",
+    LOG_LEVEL: "warn",
+    PORT: "0",
+    DATA_DIR: dataDir,
+    API_KEY,
+    WALLET_MNEMONIC: TEST_MNEMONIC,
+  };
+  if (testDriver() === "postgres") {
+    const database = await createPostgresDatabase();
+    env.DATABASE_URL = database.url;
+    dropDatabase = database.drop;
+  }
+}, 120_000);
+
+afterAll(async () => {
+  killAllProcesses();
+  await proxy?.close();
+  await stack?.stop();
+  await dropDatabase?.();
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function startApi(
+  extra: Record<string, string>,
+): Promise<{ url: string; api: ManagedProcess }> {
+  const api = startProcess({
+    name: "the API",
+    command: process.execPath,
+    args: ["--import", "tsx", "src/index.ts"],
+    cwd: apiRoot,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env, ...extra },
+  });
+  const line = await api.waitForLine(/listening on http:\/\/\S+/, 180_000);
+  return { url: /listening on (http:\/\/\S+)/.exec(line)?.[1] ?? "", api };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON came back.
+const jsonOf = (res: Response): Promise<any> => res.json();
+
+function call(url: string, method: string, urlPath: string, json?: unknown, key?: string) {
+  return fetch(url + urlPath, {
+    method,
+    headers: {
+      authorization: `Basic ${Buffer.from(`${API_KEY}:`).toString("base64")}`,
+      ...(json ? { "content-type": "application/json" } : {}),
+      ...(key ? { "idempotency-key": key } : {}),
+    },
+    body: json ? JSON.stringify(json) : undefined,
+  });
+}
+
+it("answers the retry after a crash between commit and answer with the one claim created", async () => {
+  // A first life that waits long for the chain, so the kill lands after the commit.
+  let { url, api } = await startApi({ CONFIRM_TIMEOUT_MS: "120000" });
+  const org = await jsonOf(await call(url, "POST", "/organizations", { name: "Crash between" }));
+  const created = await call(url, "POST", "/collectibles", {
+    organization_id: org.data.id,
+    name: "Once",
+    total_count: 5,
+  });
+  const collectibleId: string = (await jsonOf(created)).data.id;
+  expect(created.status).toBe(201);
+
+  await proxy.cut();
+  const body = { collectible_id: collectibleId, email: "once@crash.example" };
+  const key = `claim-${collectibleId}`;
+  const firstTry = call(url, "POST", "/claims", body, key).catch((error: Error) => error);
+  // Committed: the claim is listed, while its POST still waits for the chain.
+  const stored = await until("the claim committed", async () => {
+    const list = await jsonOf(await call(url, "GET", `/claims?collectible_id=${collectibleId}`));
+    return list.data[0] as { id: string } | undefined;
+  });
+  process.kill(api.pid, "SIGKILL");
+  await api.exited;
+  expect(await firstTry).toBeInstanceOf(Error); // the client never got its answer
+
+  await proxy.restore();
+  ({ url, api } = await startApi({ CONFIRM_TIMEOUT_MS: "5000" }));
+  const retry = await call(url, "POST", "/claims", body, key);
+  expect([201, 202]).toContain(retry.status);
+  expect(retry.headers.get("idempotent-replayed")).toBe("true");
+  const answered = await jsonOf(retry);
+  expect(answered.data.id).toBe(stored.id);
+  expect(retry.headers.get("location")).toBe(`/claims/${stored.id}`);
+  // And the next retry gets that same answer, stored.
+  const again = await call(url, "POST", "/claims", body, key);
+  expect(await jsonOf(again)).toEqual(answered);
+
+  const list = await jsonOf(await call(url, "GET", `/claims?collectible_id=${collectibleId}`));
+  expect(list.pagination.count).toBe(1);
+  await until("the claim minted", async () =>
+    (await claimedOnChain(stack, collectibleId)) === 1n ? true : undefined,
+  );
+  await api.stop();
+}, 300_000);
