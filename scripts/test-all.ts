@@ -54,6 +54,7 @@ interface HardhatReport {
 /** One task of turbo's `--summarize` / `--dry=json` output (the fields used here). */
 interface TurboTask {
   taskId: string;
+  task: string;
   package: string;
   directory: string;
   command: string;
@@ -118,12 +119,15 @@ function countReports(directory: string): Counts | undefined {
   return total;
 }
 
-/** The package tasks `turbo run test` would run: those whose package has a test script. */
+/**
+ * The suites `turbo run test` will run: the test tasks of packages with a test script (the plan
+ * also lists the builds they depend on).
+ */
 async function plannedSuites(): Promise<TurboTask[]> {
   const { code, stdout } = await run([...turbo, "test", "--dry=json"], "capture");
   if (code !== 0) return [];
   const plan = JSON.parse(stdout) as { tasks: TurboTask[] };
-  return plan.tasks.filter((task) => task.command !== "<NONEXISTENT>");
+  return plan.tasks.filter((task) => task.task === "test" && task.command !== "<NONEXISTENT>");
 }
 
 /** The run summary turbo wrote for the run that started at `since` (`--summarize`). */
@@ -195,6 +199,9 @@ async function main() {
     "--output-logs=new-only",
   ]);
   const summary = summaryOfRunSince(testStarted);
+  // In the order they ran (the plan lists them alphabetically).
+  const startOf = (suite: TurboTask) => summary.get(suite.taskId)?.execution?.startTime ?? 0;
+  suites.sort((a, b) => startOf(a) - startOf(b));
   for (const suite of suites) {
     const task = summary.get(suite.taskId);
     const counts = countReports(path.join(root, suite.directory)) ?? {
