@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import hardhatToolboxViemPlugin from "@nomicfoundation/hardhat-toolbox-viem";
 import { defineConfig } from "hardhat/config";
+import testReport from "./plugins/testReport.ts";
 import warningsAsErrors from "./plugins/warningsAsErrors.ts";
 
 const require = createRequire(import.meta.url);
@@ -26,7 +27,8 @@ const solc = {
 
 export default defineConfig({
   // Compiler warnings are errors: any warning, in contracts or tests, fails the build.
-  plugins: [hardhatToolboxViemPlugin, warningsAsErrors],
+  // `--test-report <file>` writes the test runners' counts as JSON for `pnpm test`.
+  plugins: [hardhatToolboxViemPlugin, warningsAsErrors, testReport],
   solidity: {
     profiles: {
       default: solc,

@@ -7,6 +7,10 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["src/**/*.test.ts"],
+    // People read the default reporter; `pnpm test` counts from the JSON one (kept by turbo's
+    // cache with the run, so a cached run is counted the same).
+    reporters: ["default", "json"],
+    outputFile: { json: "test-results/vitest.json" },
     testTimeout: 30_000,
     // Files wait on databases as much as they compute: one more worker than cores keeps both
     // cores busy (vitest's default leaves one idle on a 2-core CI machine).
