@@ -169,6 +169,11 @@ const UNIQUE_CONFLICTS: Record<
     field: "holder_id",
     message: "this holder has already claimed the collectible",
   },
+  claims_collectible_holder_email_unique: {
+    code: "already_claimed",
+    field: "email",
+    message: "a user with this email has already claimed the collectible",
+  },
 };
 
 /** The 409 for a unique-index violation; any other error is returned unchanged. */

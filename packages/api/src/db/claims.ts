@@ -1,5 +1,5 @@
 /** Claim queries, within the caller's organization scope (through the claim's collectible). */
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Queryable } from "./client.ts";
 import { listOf } from "./readers.ts";
 import { claims, collectibles, users } from "./schema.ts";
@@ -47,11 +47,11 @@ export const listClaims = listOf(
       .orderBy(asc(claims.createdAt), asc(claims.id)),
 );
 
-/** Whether the holder has a claim of the collectible that did not fail. */
+/** Whether this person (the holder, or anyone with the holder's email) has a claim that did not fail. */
 export async function hasClaimed(
   q: Queryable,
   collectibleId: string,
-  holderId: string,
+  holder: { id: string; email: string },
 ): Promise<boolean> {
   const [row] = await q
     .select({ id: claims.id })
@@ -59,7 +59,10 @@ export async function hasClaimed(
     .where(
       and(
         eq(claims.collectibleId, collectibleId),
-        eq(claims.holderId, holderId),
+        or(
+          eq(claims.holderId, holder.id),
+          sql`lower(${claims.holderEmail}) = lower(${holder.email})`,
+        ),
         sql`${claims.status} <> 'failed'`,
       ),
     )
@@ -70,11 +73,12 @@ export async function hasClaimed(
 /**
  * Inserts the claim, then takes one place in the collectible's supply; undefined when none is
  * left (the caller rolls back, removing the claim). Must run in a transaction. A second claim by
- * the same holder fails on the insert (`claims_collectible_holder_unique`).
+ * the same holder, or by the same email through a user created again, fails on the insert
+ * (`claims_collectible_holder_unique`, `claims_collectible_holder_email_unique`).
  *
  * The supply update is the transaction's last statement: it takes the collectible's row lock,
  * which concurrent claims of the collectible queue on, and holds it only until the commit that
- * follows. A second claim by the same holder fails on `claims_collectible_holder_unique`.
+ * follows.
  */
 export async function insertClaimWithinSupply(
   q: Queryable,
@@ -96,20 +100,21 @@ export async function insertClaimWithinSupply(
 }
 
 /**
- * Confirmed claims per holder (the user who claimed) or per collectible, for these ids, from the
- * API's records.
+ * Claims in this status per holder (the user who claimed) or per collectible, for these ids,
+ * from the API's records.
  */
-export async function confirmedClaimCounts(
+export async function claimCounts(
   q: Queryable,
   per: "holder" | "collectible",
   ids: string[],
+  status: "confirmed" | "pending",
 ): Promise<Map<string, number>> {
   if (ids.length === 0) return new Map();
   const column = per === "holder" ? claims.holderId : claims.collectibleId;
   const rows = await q
     .select({ id: column, count: sql<number>`count(*)::int` })
     .from(claims)
-    .where(and(inArray(column, ids), eq(claims.status, "confirmed")))
+    .where(and(inArray(column, ids), eq(claims.status, status)))
     .groupBy(column);
   return new Map(rows.map((row) => [row.id, row.count]));
 }

@@ -192,6 +192,12 @@ export const claims = pgTable(
       .references(() => users.id),
     /** The holder's address when the claim was made: the token is minted to it. */
     mintedTo: text("minted_to").notNull(),
+    /**
+     * The holder's email when the claim was made: one claim per person holds per organization
+     * and email, also after the user is deleted and created again (a new user id). Null only on
+     * a second claim by one email made before this rule (kept: its token exists on-chain).
+     */
+    holderEmail: text("holder_email"),
     externalId: text("external_id"),
     status: text("status").$type<ChainStatus>().notNull().default("pending"),
     transactionHash: text("transaction_hash"),
@@ -211,6 +217,9 @@ export const claims = pgTable(
     // A holder claims a collectible at most once; a failed claim does not count.
     uniqueIndex("claims_collectible_holder_unique")
       .on(t.collectibleId, t.holderId)
+      .where(sql`${t.status} <> 'failed'`),
+    uniqueIndex("claims_collectible_holder_email_unique")
+      .on(t.collectibleId, sql`lower(${t.holderEmail})`)
       .where(sql`${t.status} <> 'failed'`),
     uniqueIndex("claims_collectible_external_id_unique")
       .on(t.collectibleId, t.externalId)

@@ -10,10 +10,12 @@ export interface CollectibleView {
   row: CollectibleRow;
   /** Tokens minted so far (the indexer's count, or the API's records when it is down). */
   claimedCount: number;
+  /** Claims accepted and not yet confirmed. */
+  pendingCount: number;
 }
 
 export function presentCollectible(
-  { row, claimedCount }: CollectibleView,
+  { row, claimedCount, pendingCount }: CollectibleView,
   ctx: PresentContext,
 ): z.input<typeof Collectible> {
   return {
@@ -23,7 +25,10 @@ export function presentCollectible(
     external_id: row.externalId,
     total_count: row.totalCount,
     claimed_count: claimedCount,
-    available_count: Math.max(0, row.totalCount - claimedCount),
+    pending_count: pendingCount,
+    // What POST /claims would still accept: the supply counter counts every claim accepted and
+    // not failed, so a place taken by a pending claim is not offered again.
+    available_count: Math.max(0, row.totalCount - row.reservedCount),
     blockchain_id: ctx.blockchainId,
     contract_address: ctx.contractAddress,
     ...snakeCased(row, ["status", "transactionHash", "failureReason"]),

@@ -47,8 +47,20 @@ export const Collectible = z
     cover: z.union([ImageUrls, z.null()]),
     external_id: z.string().nullable(),
     total_count: z.number().int().min(1),
-    claimed_count: z.number().int().min(0).openapi({ description: "Minted so far (on-chain)" }),
-    available_count: z.number().int().min(0).openapi({ description: "total_count - claimed" }),
+    claimed_count: z
+      .number()
+      .int()
+      .min(0)
+      .openapi({ description: "Minted so far, as the chain (the indexer) counts them" }),
+    pending_count: z
+      .number()
+      .int()
+      .min(0)
+      .openapi({ description: "Claims accepted and not yet confirmed on-chain" }),
+    available_count: z.number().int().min(0).openapi({
+      description:
+        "What a new claim can still take: total_count minus the confirmed and pending claims",
+    }),
     ...OnChainFields,
     ...RecordTimes,
   })
@@ -82,6 +94,11 @@ export const CreateCollectibleBody = z
       .int()
       .optional()
       .openapi({ description: "Derived; if given it must be 0" }),
+    pending_count: z
+      .number()
+      .int()
+      .optional()
+      .openapi({ description: "Derived; if given it must be 0" }),
     available_count: z
       .number()
       .int()
@@ -93,6 +110,9 @@ export const CreateCollectibleBody = z
       ctx.addIssue({ code: "custom", path: [field], message, params: { code: "inconsistent" } });
     if (body.claimed_count !== undefined && body.claimed_count !== 0) {
       inconsistent("claimed_count", "is derived; a new collectible has 0 claimed");
+    }
+    if (body.pending_count !== undefined && body.pending_count !== 0) {
+      inconsistent("pending_count", "is derived; a new collectible has 0 pending");
     }
     if (body.available_count !== undefined && body.available_count !== body.total_count) {
       inconsistent("available_count", "is derived; a new collectible has total_count available");

@@ -6,33 +6,44 @@
  */
 import { getAddress } from "viem";
 import type { ClaimWithOrganization } from "../db/claims.ts";
-import { confirmedClaimCounts, usersByWallet } from "../db/claims.ts";
+import { claimCounts, usersByWallet } from "../db/claims.ts";
 import type { CollectibleRow } from "../db/collectibles.ts";
 import type { AppDeps } from "../deps.ts";
 import type { ClaimView } from "../presenters/claim.ts";
 import type { CollectibleView } from "../presenters/collectible.ts";
 
-export async function withClaimedCounts(
+/**
+ * Each collectible's claimed count (what the chain has: the indexer's count, or the API's
+ * confirmed claims when it is down) and pending count (accepted, not yet confirmed).
+ */
+export async function withClaimCounts(
   deps: AppDeps,
   rows: CollectibleRow[],
 ): Promise<CollectibleView[]> {
   const ids = rows.filter((row) => row.status === "confirmed").map((row) => row.id);
-  const counts = new Map<string, number>();
+  const claimed = new Map<string, number>();
   const indexer = deps.chain?.indexer;
   if (ids.length > 0 && indexer) {
     try {
       const indexed = await indexer.collectiblesByIds(ids);
-      for (const [id, row] of indexed) counts.set(id, Number(row.claimedCount));
+      for (const [id, row] of indexed) claimed.set(id, Number(row.claimedCount));
     } catch (error) {
       deps.logger.warn({ err: (error as Error).message }, "indexer unavailable; counting locally");
     }
   }
-  const missing = ids.filter((id) => !counts.has(id));
+  const missing = ids.filter((id) => !claimed.has(id));
   if (missing.length > 0) {
-    const local = await confirmedClaimCounts(deps.db, "collectible", missing);
-    for (const id of missing) counts.set(id, local.get(id) ?? 0);
+    const local = await claimCounts(deps.db, "collectible", missing, "confirmed");
+    for (const id of missing) claimed.set(id, local.get(id) ?? 0);
   }
-  return rows.map((row) => ({ row, claimedCount: counts.get(row.id) ?? 0 }));
+  // Only a collectible with reserved places can have pending claims.
+  const reserved = rows.filter((row) => row.reservedCount > 0).map((row) => row.id);
+  const pending = await claimCounts(deps.db, "collectible", reserved, "pending");
+  return rows.map((row) => ({
+    row,
+    claimedCount: claimed.get(row.id) ?? 0,
+    pendingCount: pending.get(row.id) ?? 0,
+  }));
 }
 
 export async function withChainFacts(

@@ -3,11 +3,12 @@
  *
  * - The holder is `holder_id`, or `email`: the user with that email in the collectible's
  *   organization, created (with a derived wallet) when there is none.
- * - A holder claims a collectible at most once (409 `already_claimed`), and never past its total
- *   (409 `sold_out`). Both are decided in the database transaction that stores the claim (the
- *   intent): a unique index on (collectible, holder) and a conditional update of the
- *   collectible's supply counter, which holds the row lock only until the commit. The contract
- *   is the final guard.
+ * - A person claims a collectible at most once (409 `already_claimed`): per holder, and per
+ *   organization and email, so deleting a user and claiming again by the same email is refused;
+ *   and never past the collectible's total (409 `sold_out`). Both are decided in the database
+ *   transaction that stores the claim (the intent): unique indexes on (collectible, holder) and
+ *   (collectible, holder email), and a conditional update of the collectible's supply counter,
+ *   which holds the row lock only until the commit. The contract is the final guard.
  * - POST answers once the claim is minted and indexed, with the pending claim after
  *   CONFIRM_TIMEOUT_MS, or 422 `claim_failed` when the chain refused it.
  * - The holder shown follows on-chain transfers (`chainFacts.ts`); the `holder_id` filter
@@ -95,7 +96,7 @@ async function storeClaim(
   // A cheap answer first; the supply update below is the atomic decision. A holder who claimed
   // before hears that rather than "sold out".
   if (collectible.reservedCount >= collectible.totalCount) {
-    throw (await hasClaimed(tx, collectible.id, holder.id))
+    throw (await hasClaimed(tx, collectible.id, holder))
       ? alreadyClaimed()
       : soldOut(collectible.totalCount);
   }
@@ -104,6 +105,7 @@ async function storeClaim(
     collectibleId: collectible.id,
     holderId: holder.id,
     mintedTo: holder.walletAddress,
+    holderEmail: holder.email,
     externalId: body.external_id ?? null,
   });
   if (!claim) throw soldOut(collectible.totalCount);

@@ -3,7 +3,8 @@
  *
  * - POST stores the collectible (the durable intent) and answers once the chain has it and the
  *   indexer has seen it, or after CONFIRM_TIMEOUT_MS with the pending object.
- * - claimed_count / available_count are derived from the chain (the indexer).
+ * - claimed_count is what the chain (the indexer) has; pending_count the claims accepted and not
+ *   yet confirmed; available_count what a new claim can still take (total − confirmed − pending).
  * - creator_id must be an active user of the same organization.
  * - Metadata is immutable on-chain, so there is no update or delete.
  */
@@ -19,7 +20,7 @@ import { chainNotConfigured, notFound } from "../errorCatalogue.ts";
 import type { CollectibleView } from "../presenters/collectible.ts";
 import type { CreateCollectibleBody } from "../schemas/collectibles.ts";
 import type { z } from "../schemas/zod.ts";
-import { withClaimedCounts } from "./chainFacts.ts";
+import { withClaimCounts } from "./chainFacts.ts";
 import { storeImages, writingImages } from "./images.ts";
 import { reads, viewOf } from "./reads.ts";
 import { inTransaction } from "./writes.ts";
@@ -27,7 +28,7 @@ import { inTransaction } from "./writes.ts";
 const collectibleReads = reads(
   "collectible",
   { list: listCollectibles, find: findCollectible },
-  withClaimedCounts,
+  withClaimCounts,
 );
 export const { list, get } = collectibleReads;
 
@@ -77,5 +78,5 @@ export async function create(
   const status = await chain.statusWaiter.waitForFinal("collectible", row.id, timeout);
   const current =
     status === "pending" ? row : ((await findCollectible(deps.db, row.id, scope)) ?? row);
-  return viewOf(deps, current, withClaimedCounts);
+  return viewOf(deps, current, withClaimCounts);
 }

@@ -9,7 +9,7 @@
  * - claimed_count counts the user's confirmed claims.
  * - DELETE deactivates; the user answers 404 afterwards and its email may be used again.
  */
-import { confirmedClaimCounts } from "../db/claims.ts";
+import { claimCounts } from "../db/claims.ts";
 import type { IdempotentWrite } from "../db/idempotencyKeys.ts";
 import { findOrganization } from "../db/organizations.ts";
 import { deactivateRecord, insertRecord, updateRecord } from "../db/records.ts";
@@ -26,11 +26,8 @@ import { reads, viewOf } from "./reads.ts";
 import { changesOf, inTransaction } from "./writes.ts";
 
 async function withCounts(deps: RouteDeps, rows: UserRow[]): Promise<UserView[]> {
-  const counts = await confirmedClaimCounts(
-    deps.db,
-    "holder",
-    rows.map((row) => row.id),
-  );
+  const ids = rows.map((row) => row.id);
+  const counts = await claimCounts(deps.db, "holder", ids, "confirmed");
   return rows.map((row) => ({ row, claimedCount: counts.get(row.id) ?? 0 }));
 }
 

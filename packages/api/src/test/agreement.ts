@@ -81,6 +81,7 @@ export async function expectAgreement(
 
   const collectible = (await get(`/collectibles/${collectibleId}`)).data;
   expect(collectible.claimed_count, `the API's claimed_count ${context}`).toBe(count);
+  expect(collectible.pending_count, `the API's pending_count ${context}`).toBe(0);
   expect(collectible.available_count).toBe(collectible.total_count - count);
 
   const indexer = createIndexerReader({ url: stack.indexerUrl });

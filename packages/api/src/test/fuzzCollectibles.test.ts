@@ -91,6 +91,7 @@ const COLLECTIBLE_FIELDS = [
   "creator_id",
   "external_id",
   "claimed_count",
+  "pending_count",
   "available_count",
 ];
 

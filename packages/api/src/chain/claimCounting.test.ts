@@ -1,0 +1,124 @@
+/**
+ * What a collectible's counts promise while claims are in flight, and the one-claim-per-person
+ * rule across a deleted and re-created user: on the real chain, indexer and database.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ChainStack, startChainStack } from "../test/chainStack.ts";
+import { until } from "../test/faults.ts";
+import { startTestApp, type TestApp } from "../test/testApp.ts";
+
+const TIMEOUT = 120_000;
+
+let stack: ChainStack;
+let t: TestApp;
+let org: { id: string };
+
+const rpc = (method: string, params: unknown[] = []) =>
+  stack.client.request({ method, params } as never) as Promise<unknown>;
+
+beforeAll(async () => {
+  stack = await startChainStack();
+  // A claim held back by the chain answers 202 after a second instead of waiting a minute.
+  t = await startTestApp({ env: { ...stack.env, CONFIRM_TIMEOUT_MS: "1000" } });
+  org = (await t.call("POST", "/organizations", { json: { name: "Counting Co" } })).body.data;
+}, 120_000);
+
+afterAll(async () => {
+  await t?.close();
+  await stack?.stop();
+});
+
+async function confirmedCollectible(total: number): Promise<string> {
+  const res = await t.call("POST", "/collectibles", {
+    json: { organization_id: org.id, name: "Counted", total_count: total },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.data.id;
+}
+
+async function claimByEmail(collectibleId: string, email: string) {
+  return t.call("POST", "/claims", { json: { collectible_id: collectibleId, email } });
+}
+
+async function countsOf(collectibleId: string) {
+  const { claimed_count, pending_count, available_count } = (
+    await t.call("GET", `/collectibles/${collectibleId}`)
+  ).body.data;
+  return { claimed_count, pending_count, available_count };
+}
+
+describe("counts while claims are in flight", () => {
+  it(
+    "never offers a place a pending claim holds: available_count reaches 0 exactly when POST answers sold_out",
+    async () => {
+      const collectibleId = await confirmedCollectible(3);
+      await rpc("evm_setAutomine", [false]);
+      try {
+        for (const [i, email] of ["a@count.example", "b@count.example"].entries()) {
+          expect((await claimByEmail(collectibleId, email)).status).toBe(202);
+          expect(await countsOf(collectibleId)).toEqual({
+            claimed_count: 0,
+            pending_count: i + 1,
+            available_count: 3 - (i + 1),
+          });
+        }
+        expect((await claimByEmail(collectibleId, "c@count.example")).status).toBe(202);
+        expect(await countsOf(collectibleId)).toEqual({
+          claimed_count: 0,
+          pending_count: 3,
+          available_count: 0,
+        });
+        const refused = await claimByEmail(collectibleId, "d@count.example");
+        expect(refused.status).toBe(409);
+        expect(refused.body.error.code).toBe("sold_out");
+        await until("the claims in the pool", async () => {
+          const block = (await rpc("eth_getBlockByNumber", ["pending", false])) as {
+            transactions: string[];
+          };
+          return block.transactions.length > 0 ? true : undefined;
+        });
+        await rpc("evm_mine");
+      } finally {
+        await rpc("evm_setAutomine", [true]);
+      }
+      const settled = await until("the claims confirmed", async () => {
+        const counts = await countsOf(collectibleId);
+        return counts.pending_count === 0 ? counts : undefined;
+      });
+      expect(settled).toEqual({ claimed_count: 3, pending_count: 0, available_count: 0 });
+    },
+    TIMEOUT,
+  );
+});
+
+describe("one claim per person", () => {
+  it(
+    "refuses a second claim by the same email after the user was deleted and created again",
+    async () => {
+      const collectibleId = await confirmedCollectible(5);
+      const email = "once@count.example";
+      const first = await claimByEmail(collectibleId, email);
+      expect(first.status, JSON.stringify(first.body)).toBe(201);
+      expect((await t.call("DELETE", `/users/${first.body.data.holder_id}`)).status).toBe(200);
+
+      const byEmail = await claimByEmail(collectibleId, email.toUpperCase());
+      expect(byEmail.status).toBe(409);
+      expect(byEmail.body.error.code).toBe("already_claimed");
+
+      const again = await t.call("POST", "/users", { json: { organization_id: org.id, email } });
+      expect(again.status).toBe(201);
+      expect(again.body.data.id).not.toBe(first.body.data.holder_id);
+      const byHolder = await t.call("POST", "/claims", {
+        json: { collectible_id: collectibleId, holder_id: again.body.data.id },
+      });
+      expect(byHolder.status).toBe(409);
+      expect(byHolder.body.error.code).toBe("already_claimed");
+
+      expect(await countsOf(collectibleId)).toMatchObject({ claimed_count: 1, available_count: 4 });
+      // The rule is per collectible: the same person still claims another one.
+      const other = await confirmedCollectible(1);
+      expect((await claimByEmail(other, email)).status).toBe(201);
+    },
+    TIMEOUT,
+  );
+});

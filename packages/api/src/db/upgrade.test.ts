@@ -1,0 +1,113 @@
+/**
+ * Upgrading a database that already holds data: migrations that rewrite rows keep what the
+ * chain already has, on the driver of the running project.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
+import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+import { afterEach, describe, expect, it } from "vitest";
+import { createPostgresDatabase, testDriver } from "../test/testDatabase.ts";
+import { MIGRATIONS_FOLDER } from "./client.ts";
+
+interface RawDatabase {
+  query<T>(text: string): Promise<T[]>;
+  /** Applies the migrations of `folder` not applied yet. */
+  migrate(folder: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function openRaw(): Promise<RawDatabase> {
+  if (testDriver() === "pglite") {
+    const client = new PGlite();
+    return {
+      query: async <T>(text: string) => (await client.exec(text)).at(-1)?.rows as T[],
+      migrate: (folder) => migratePglite(drizzlePglite(client), { migrationsFolder: folder }),
+      close: () => client.close(),
+    };
+  }
+  const created = await createPostgresDatabase();
+  const pool = new pg.Pool({ connectionString: created.url, max: 1 });
+  return {
+    query: async <T>(text: string) => {
+      const results = await pool.query(text);
+      const last = Array.isArray(results) ? results.at(-1) : results;
+      return last.rows as T[];
+    },
+    migrate: (folder) => migrateNodePg(drizzleNodePg(pool), { migrationsFolder: folder }),
+    close: async () => {
+      await pool.end();
+      await created.drop();
+    },
+  };
+}
+
+/** A copy of the migrations folder that stops after the migration tagged `lastTag`. */
+function migrationsUpTo(lastTag: string): string {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "api-migrations-"));
+  cleanups.push(async () => fs.rmSync(folder, { recursive: true, force: true }));
+  fs.cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
+  const journalFile = path.join(folder, "meta/_journal.json");
+  const journal = JSON.parse(fs.readFileSync(journalFile, "utf8"));
+  const last = journal.entries.findIndex((entry: { tag: string }) => entry.tag === lastTag);
+  if (last < 0) throw new Error(`no migration ${lastTag}`);
+  journal.entries = journal.entries.slice(0, last + 1);
+  fs.writeFileSync(journalFile, JSON.stringify(journal));
+  return folder;
+}
+
+describe("upgrading to one claim per person (0004)", () => {
+  it("gives existing claims their holder's email, and keeps a second claim by one email made before the rule", async () => {
+    const db = await openRaw();
+    cleanups.push(() => db.close());
+    await db.migrate(migrationsUpTo("0003_idempotency_in_transaction"));
+    const org = "00000000-0000-4000-8000-000000000001";
+    const collectible = "00000000-0000-4000-8000-000000000002";
+    const [deleted, recreated, other] = [11, 12, 13].map(
+      (n) => `00000000-0000-4000-8000-0000000000${n}`,
+    );
+    await db.query(`
+      insert into organizations (id, name, wallet_index, wallet_address)
+        values ('${org}', 'Upgrade Co', 1, '0x0');
+      insert into users (id, organization_id, email, wallet_address, is_active, created_at) values
+        ('${deleted}', '${org}', 'twice@upgrade.example', '0x1', false, now() - interval '2 days'),
+        ('${recreated}', '${org}', 'Twice@Upgrade.example', '0x2', true, now() - interval '1 day'),
+        ('${other}', '${org}', 'once@upgrade.example', '0x3', true, now());
+      insert into collectibles (id, organization_id, name, total_count, reserved_count, status)
+        values ('${collectible}', '${org}', 'Before', 5, 3, 'confirmed');
+      insert into claims (id, collectible_id, holder_id, minted_to, status, created_at) values
+        ('00000000-0000-4000-8000-000000000021', '${collectible}', '${deleted}', '0x1', 'confirmed', now() - interval '2 days'),
+        ('00000000-0000-4000-8000-000000000022', '${collectible}', '${recreated}', '0x2', 'confirmed', now() - interval '1 day'),
+        ('00000000-0000-4000-8000-000000000023', '${collectible}', '${other}', '0x3', 'pending', now());
+    `);
+
+    await db.migrate(MIGRATIONS_FOLDER);
+
+    const rows = await db.query<{ holder_id: string; holder_email: string | null }>(
+      "select holder_id, holder_email from claims order by created_at",
+    );
+    expect(rows).toEqual([
+      { holder_id: deleted, holder_email: "twice@upgrade.example" },
+      { holder_id: recreated, holder_email: null },
+      { holder_id: other, holder_email: "once@upgrade.example" },
+    ]);
+    // From now on the rule holds: a claim by that email through yet another user is refused.
+    const third = "00000000-0000-4000-8000-000000000014";
+    await db.query(`insert into users (id, organization_id, email, wallet_address, is_active)
+      values ('${third}', '${org}', 'twice@upgrade.example', '0x4', false)`);
+    await expect(
+      db.query(`insert into claims (collectible_id, holder_id, minted_to, holder_email)
+        values ('${collectible}', '${third}', '0x4', 'TWICE@upgrade.example')`),
+    ).rejects.toThrow(/claims_collectible_holder_email_unique/);
+  });
+});
