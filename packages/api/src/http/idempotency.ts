@@ -75,6 +75,9 @@ export async function answerIdempotently(
       // A concurrent first request with the key committed: answer as it does.
       if (error instanceof IdempotencyKeyTaken) continue;
       if (error instanceof ApiError && error.status < 500) {
+        // A concurrent first request with the key may have committed while this one ran, and
+        // made it fail (the same claim, the last place): answer as that one does.
+        if (await findIdempotencyRecord(deps.db, of, answerWithinMs)) continue;
         const body = {
           error: { code: error.code, message: error.message, details: error.details },
         };
