@@ -38,6 +38,11 @@ export interface BodySpec {
   files?: readonly string[];
   /** The multipart form as documented (file fields as binary strings). */
   formSchema?: z.ZodType;
+  /**
+   * Multipart text fields that hold integers: a part of decimal digits is read as the number
+   * (anything else stays text, and validation names it).
+   */
+  formIntegers?: readonly string[];
   /** Fields a client may not send, with the reason given in the 400. */
   readOnly?: Readonly<Record<string, string>>;
 }

@@ -99,13 +99,20 @@ function handlerFor(endpoint: Endpoint, deps: RouteDeps): RequestHandler {
   };
 }
 
-/** Multipart text fields arrive in a null-prototype object; an absent PATCH body changes nothing. */
+/**
+ * Multipart text fields arrive as strings in a null-prototype object (integers declared by the
+ * endpoint are read as numbers); an absent PATCH body changes nothing.
+ */
 function bodyOf(req: Request, spec: EndpointSpec): unknown {
   const body: unknown = req.body;
   if (body === undefined && spec.method === "patch") return {};
-  return body && typeof body === "object" && Object.getPrototypeOf(body) === null
-    ? { ...body }
-    : body;
+  if (!body || typeof body !== "object" || Object.getPrototypeOf(body) !== null) return body;
+  const fields: Record<string, unknown> = { ...body };
+  for (const name of spec.body?.formIntegers ?? []) {
+    const text = fields[name];
+    if (typeof text === "string" && /^-?\d{1,15}$/.test(text)) fields[name] = Number(text);
+  }
+  return fields;
 }
 
 function filesOf(req: Request): Partial<Record<string, Buffer>> {

@@ -2,6 +2,7 @@
 import {
   BlockchainId,
   ExternalId,
+  ImageFile,
   ImageInput,
   ImageUrls,
   listQuery,
@@ -119,6 +120,19 @@ export const CreateCollectibleBody = z
     }
   })
   .openapi("CreateCollectible");
+
+/** In multipart/form-data the cover is a file part; the other fields are the same. */
+export const CreateCollectibleForm = z
+  .strictObject({ ...CreateCollectibleBody.shape, cover: ImageFile.optional() })
+  .openapi("CreateCollectibleForm");
+
+/** The integers of a collectible's form, read from their text parts. */
+export const COLLECTIBLE_FORM_INTEGERS = [
+  "total_count",
+  "claimed_count",
+  "pending_count",
+  "available_count",
+] as const;
 
 export const ListCollectiblesQuery = listQuery({
   organization_id: [Uuid, "Collectibles of this organization"],

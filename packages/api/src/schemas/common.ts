@@ -98,6 +98,11 @@ export const ImageInput = z.string().openapi({
   example: "data:image/png;base64,iVBORw0KGgo...",
 });
 
+/** In multipart/form-data an image is a file part; the other fields are the same as in JSON. */
+export const ImageFile = z
+  .string()
+  .openapi({ format: "binary", description: "PNG, JPEG, WebP or GIF file (no SVG)" });
+
 export const ErrorResponse = z
   .strictObject({
     error: z.strictObject({

@@ -2,6 +2,7 @@
 import {
   BlockchainId,
   ExternalId,
+  ImageFile,
   ImageInput,
   ImageUrls,
   listQuery,
@@ -57,11 +58,6 @@ export const UpdateOrganizationBody = z
     cover: ImageInput.nullish().openapi({ description: "null removes the image" }),
   })
   .openapi("UpdateOrganization");
-
-/** In multipart/form-data the images are file parts; the other fields are the same. */
-const ImageFile = z
-  .string()
-  .openapi({ format: "binary", description: "PNG, JPEG, WebP or GIF file (no SVG)" });
 
 export const CreateOrganizationForm = z
   .strictObject({

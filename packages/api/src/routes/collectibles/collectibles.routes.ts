@@ -1,9 +1,11 @@
 /** /collectibles: numbered editions with a fixed supply, made permanent on-chain. */
 import { resourceEndpoints } from "../../http/resourceEndpoints.ts";
 import {
+  COLLECTIBLE_FORM_INTEGERS,
   COLLECTIBLE_READ_ONLY,
   Collectible,
   CreateCollectibleBody,
+  CreateCollectibleForm,
   ListCollectiblesQuery,
 } from "../../schemas/collectibles.ts";
 
@@ -22,9 +24,13 @@ export const createCollectible = collectibles.create({
     "final). Send `Idempotency-Key` to make retries safe.",
   body: {
     schema: CreateCollectibleBody,
-    contentTypes: ["application/json"],
+    // The cover as a base64 data: URI in JSON, or as a file part in multipart/form-data.
+    contentTypes: ["application/json", "multipart/form-data"],
     // Room for a base64 cover beside the other fields.
     maxBytes: (config) => config.MAX_JSON_BYTES + 2 * config.MAX_IMAGE_BYTES,
+    files: ["cover"],
+    formSchema: CreateCollectibleForm,
+    formIntegers: COLLECTIBLE_FORM_INTEGERS,
     readOnly: COLLECTIBLE_READ_ONLY,
   },
   responses: collectibles.createdOnChain,

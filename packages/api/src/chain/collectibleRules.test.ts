@@ -1,7 +1,9 @@
 /**
- * What a collectible's counts promise while claims are in flight, and the one-claim-per-person
- * rule across a deleted and re-created user: on the real chain, indexer and database.
+ * What a collectible's counts promise while claims are in flight, the one-claim-per-person rule
+ * across a deleted and re-created user, and a cover sent as a file: on the real chain, indexer
+ * and database.
  */
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChainStack, startChainStack } from "../test/chainStack.ts";
 import { until } from "../test/faults.ts";
@@ -118,6 +120,49 @@ describe("one claim per person", () => {
       // The rule is per collectible: the same person still claims another one.
       const other = await confirmedCollectible(1);
       expect((await claimByEmail(other, email)).status).toBe(201);
+    },
+    TIMEOUT,
+  );
+});
+
+describe("a collectible's cover", () => {
+  it(
+    "is accepted as a multipart file part, with the other fields as text parts",
+    async () => {
+      const png = await sharp({
+        create: { width: 800, height: 400, channels: 3, background: { r: 10, g: 90, b: 200 } },
+      })
+        .png()
+        .toBuffer();
+      const form = new FormData();
+      form.set("organization_id", org.id);
+      form.set("name", "Form Edition");
+      form.set("total_count", "7");
+      form.set("cover", new Blob([png]), "cover.png");
+      const res = await t.call("POST", "/collectibles", { body: form });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      expect(res.body.data).toMatchObject({ name: "Form Edition", total_count: 7 });
+      const original = await fetch(res.body.data.cover.original);
+      expect(original.status).toBe(200);
+      expect(Buffer.from(await original.arrayBuffer()).equals(png)).toBe(true);
+      const medium = await sharp(
+        Buffer.from(await (await fetch(res.body.data.cover.medium)).arrayBuffer()),
+      ).metadata();
+      expect([medium.width, medium.height]).toEqual([512, 256]);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "answers 400 naming the field when a form's integer is not one",
+    async () => {
+      const form = new FormData();
+      form.set("organization_id", org.id);
+      form.set("name", "Bad Count");
+      form.set("total_count", "seven");
+      const res = await t.call("POST", "/collectibles", { body: form });
+      expect(res.status).toBe(400);
+      expect(res.body.error.details[0].field).toBe("total_count");
     },
     TIMEOUT,
   );
