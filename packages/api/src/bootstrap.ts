@@ -8,7 +8,8 @@ import { type Database, type DatabaseHandle, openDatabase } from "./db/client.ts
 import { ensureSetting } from "./db/settings.ts";
 import type { ReadinessCheck } from "./deps.ts";
 import { apiDataDir, type Env } from "./env.ts";
-import { LocalImageStorage } from "./images/imageStorage.ts";
+import { DatabaseImageStorage } from "./images/databaseImageStorage.ts";
+import { type ImageStorage, LocalImageStorage } from "./images/imageStorage.ts";
 import { createWallets, loadOrCreateMnemonic, type Wallets } from "./wallets/wallets.ts";
 
 export function pgliteDir(env: Env): string {
@@ -26,8 +27,13 @@ export function databaseCheck(handle: DatabaseHandle): ReadinessCheck {
   return { name: "database", critical: true, check: () => handle.ping() };
 }
 
-export function localImageStorage(env: Env): LocalImageStorage {
-  return new LocalImageStorage(path.join(apiDataDir(env), "uploads"));
+/**
+ * With PostgreSQL, images go into the database, where every API process on it serves them; with
+ * the embedded database (one process), into `<DATA_DIR>/api/uploads`.
+ */
+export function configuredImageStorage(env: Env, db: Database): ImageStorage {
+  const folder = new LocalImageStorage(path.join(apiDataDir(env), "uploads"));
+  return env.DATABASE_URL ? new DatabaseImageStorage(db, folder) : folder;
 }
 
 export class WalletMismatchError extends Error {

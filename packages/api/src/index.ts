@@ -6,9 +6,9 @@ import type { AddressInfo } from "node:net";
 import { createApp } from "./app.ts";
 import {
   bootstrapApiKey,
+  configuredImageStorage,
   databaseCheck,
   loadWallets,
-  localImageStorage,
   openConfiguredDatabase,
   pgliteDir,
 } from "./bootstrap.ts";
@@ -37,7 +37,7 @@ const database = await openConfiguredDatabase(env).catch((error: Error) =>
 
 try {
   const { wallets, mnemonicFile, created } = await loadWallets(env, database.db);
-  const storage = localImageStorage(env);
+  const storage = configuredImageStorage(env, database.db);
   const key = await bootstrapApiKey(env, database.db);
   const chain: RunningChainServices | undefined = env.RPC_URL
     ? startChainServices(env, database, logger)

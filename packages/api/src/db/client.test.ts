@@ -13,6 +13,7 @@ const TABLES = [
   "claims",
   "collectibles",
   "idempotency_keys",
+  "images",
   "organizations",
   "settings",
   "users",
@@ -61,6 +62,44 @@ describe.runIf(testDriver() === "postgres")("openDatabase on PostgreSQL", () => 
       for (const handle of handles) expect(await tables(handle.db)).toEqual(TABLES);
       await handles[0]?.ping();
       await Promise.all(handles.map((handle) => handle.close()));
+    } finally {
+      await created.drop();
+    }
+  });
+
+  it("keeps its tables in public when a schema is named after the database role (the indexer's default)", async () => {
+    const created = await createPostgresDatabase();
+    try {
+      const setup = await openDatabase(
+        { driver: "postgres", url: created.url },
+        { migrate: false },
+      );
+      // The default search_path is `"$user", public`: a schema named after the role comes first.
+      const [role] = rowsOf<{ name: string }>(
+        await setup.db.execute(sql`select current_user as name`),
+      );
+      await setup.db.execute(sql`create schema ${sql.identifier(role?.name ?? "")}`);
+      await setup.close();
+      const handle = await openDatabase({ driver: "postgres", url: created.url, poolSize: 2 });
+      expect(await tables(handle.db)).toEqual(TABLES);
+      await handle.close();
+    } finally {
+      await created.drop();
+    }
+  });
+
+  it("names the database's own error when a migration fails", async () => {
+    const created = await createPostgresDatabase();
+    try {
+      const setup = await openDatabase(
+        { driver: "postgres", url: created.url },
+        { migrate: false },
+      );
+      await setup.db.execute(sql`create table organizations (id int)`);
+      await setup.close();
+      await expect(openDatabase({ driver: "postgres", url: created.url })).rejects.toThrow(
+        /relation "organizations" already exists \(42P07\)/,
+      );
     } finally {
       await created.drop();
     }

@@ -12,7 +12,8 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
-import { acquireDirLock, type DirLock } from "./dirLock.ts";
+import { acquireDirLock, type DirLock, DirLockedError } from "./dirLock.ts";
+import { databaseErrorText } from "./pgError.ts";
 import * as schema from "./schema.ts";
 
 export type Schema = typeof schema;
@@ -58,12 +59,25 @@ export async function openDatabase(
   options: DatabaseOptions,
   { migrate = true }: { migrate?: boolean } = {},
 ): Promise<DatabaseHandle> {
-  if (options.driver === "postgres") return openPostgres(options.url, options.poolSize, migrate);
-  return openPglite(options.dataDir, options.loadDataDir, migrate);
+  try {
+    return options.driver === "postgres"
+      ? await openPostgres(options.url, options.poolSize, migrate)
+      : await openPglite(options.dataDir, options.loadDataDir, migrate);
+  } catch (error) {
+    if (error instanceof DirLockedError) throw error;
+    throw new Error(databaseErrorText(error), { cause: error });
+  }
 }
 
 async function openPostgres(url: string, poolSize = 10, migrate: boolean): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // The API's tables live in `public` (its migrations name it). PostgreSQL's default search_path
+  // starts with a schema named after the role, which may exist (the indexer's default schema is
+  // `collectibles`, like the role the docs create): unqualified names would land there.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    options: "-c search_path=public",
+  });
   // An idle client that loses its connection must not crash the process; the next query retries.
   pool.on("error", () => {});
   try {

@@ -27,3 +27,21 @@ export function uniqueViolation(error: unknown): string | undefined {
   const fields = pgErrorOf(error);
   return fields?.code === "23505" ? (fields.constraint ?? "") : undefined;
 }
+
+/**
+ * For the operator, never a client: the database's own words for a failure Drizzle wrapped
+ * ("Failed query: …" hides them in `cause`), with its detail, hint and SQLSTATE code.
+ */
+export function databaseErrorText(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    const fields = current as Error & { code?: unknown; detail?: unknown; hint?: unknown };
+    const code = typeof fields.code === "string" ? ` (${fields.code})` : "";
+    parts.push(`${current.message.split("\n")[0]}${code}`);
+    if (typeof fields.detail === "string") parts.push(`detail: ${fields.detail}`);
+    if (typeof fields.hint === "string") parts.push(`hint: ${fields.hint}`);
+    current = current.cause;
+  }
+  return parts.join(" — ") || String(error);
+}

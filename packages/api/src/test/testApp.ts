@@ -11,6 +11,7 @@ import { type RunningChainServices, startChainServices } from "../chain/chainSer
 import { createApiKey } from "../db/apiKeys.ts";
 import type { ReadinessCheck } from "../deps.ts";
 import { type Env, parseEnv } from "../env.ts";
+import { DatabaseImageStorage } from "../images/databaseImageStorage.ts";
 import { LocalImageStorage } from "../images/imageStorage.ts";
 import { createLogger, type Logger } from "../logger.ts";
 import { createWallets, type Wallets } from "../wallets/wallets.ts";
@@ -89,7 +90,11 @@ async function listen(
     config: env,
     db: database.db,
     logger: log,
-    storage: new LocalImageStorage(storageDir),
+    // As `pnpm start` configures it: in the database on PostgreSQL, else in a folder.
+    storage:
+      database.driver === "postgres"
+        ? new DatabaseImageStorage(database.db)
+        : new LocalImageStorage(storageDir),
     wallets,
     readiness: readiness ?? [
       { name: "database", critical: true, check: () => database.ping() },
