@@ -115,13 +115,6 @@ export const idempotencyKeyReused = () =>
     "reused",
   ]);
 
-export function idempotencyKeyInUse(): ConflictError {
-  return new ConflictError(
-    "idempotency_key_in_use",
-    "A request with this Idempotency-Key is still being answered; retry later",
-  );
-}
-
 export function chainNotConfigured(): ServiceUnavailableError {
   return new ServiceUnavailableError(
     "chain_not_configured",

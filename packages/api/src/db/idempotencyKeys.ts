@@ -3,7 +3,7 @@
  * created (written in the object's own transaction), and once answered its status, body and
  * Location. A record older than its time to live reads as absent and is replaced.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Queryable } from "./client.ts";
 import { idempotencyKeys } from "./schema.ts";
 
@@ -40,24 +40,16 @@ const keyIs = (of: Pick<IdempotencyKeyOf, "apiKeyId" | "key">) =>
 const live = (of: IdempotencyKeyOf) =>
   sql`${idempotencyKeys.createdAt} > now() - make_interval(secs => ${of.ttlMs / 1000})`;
 
-/**
- * The live record of the key, and whether its request is overdue: it committed longer ago than
- * `answerWithinMs`, the most it could take to answer (measured by the database's clock, the one
- * that stamped the record).
- */
+/** The live record of the key. */
 export async function findIdempotencyRecord(
   q: Queryable,
   of: IdempotencyKeyOf,
-  answerWithinMs: number,
-): Promise<(IdempotencyRecord & { overdue: boolean }) | undefined> {
+): Promise<IdempotencyRecord | undefined> {
   const [row] = await q
-    .select({
-      record: idempotencyKeys,
-      overdue: sql<boolean>`${idempotencyKeys.createdAt} < now() - make_interval(secs => ${answerWithinMs / 1000})`,
-    })
+    .select()
     .from(idempotencyKeys)
     .where(and(keyIs(of), live(of)));
-  return row && { ...row.record, overdue: row.overdue };
+  return row;
 }
 
 /**
@@ -93,20 +85,35 @@ export async function recordCreatedObject(
   if (written.length === 0) throw new IdempotencyKeyTaken();
 }
 
-/** Adds the answer given to the record of the object the request created. */
-export async function storeIdempotentAnswer(
+/**
+ * Adds the answer given to the record of the object the request created, unless one was added
+ * already (by a retry answering for the object): then answers that one, which counts.
+ */
+export async function keepFirstAnswer(
   q: Queryable,
   of: Omit<IdempotencyKeyOf, "ttlMs">,
   answer: StoredAnswer,
-): Promise<void> {
-  await q
+): Promise<StoredAnswer | undefined> {
+  const thisOne = and(keyIs(of), eq(idempotencyKeys.requestHash, of.requestHash));
+  const stored = await q
     .update(idempotencyKeys)
     .set({
       responseStatus: answer.status,
       responseBody: answer.body ?? null,
       responseLocation: answer.location,
     })
-    .where(and(keyIs(of), eq(idempotencyKeys.requestHash, of.requestHash)));
+    .where(and(thisOne, isNull(idempotencyKeys.responseStatus)))
+    .returning({ key: idempotencyKeys.key });
+  if (stored.length > 0) return undefined;
+  const [first] = await q
+    .select({
+      status: idempotencyKeys.responseStatus,
+      body: idempotencyKeys.responseBody,
+      location: idempotencyKeys.responseLocation,
+    })
+    .from(idempotencyKeys)
+    .where(thisOne);
+  return first?.status == null ? undefined : { ...first, status: first.status };
 }
 
 /** Remembers a refusal (no object was created), unless a live record holds the key already. */

@@ -5,9 +5,11 @@
  *
  * The object a request creates and the key's record are written in one transaction (see
  * `services/writes.ts`), so nothing can create a second object: a concurrent first request loses
- * on the key and answers as the winner did, and a retry after a crash between the commit and the
- * answer finds the object and answers with it. Refusals are remembered too; server errors (5xx)
- * are not, so a retry executes again. Records count for IDEMPOTENCY_TTL_HOURS.
+ * on the key and answers as the winner did, and a retry that finds the object but no answer yet
+ * (the first request still waits for the chain, or its process died after the commit, on this
+ * API process or another) answers for the object at once, as the create does. The first answer
+ * stored is the one every later retry gets. Refusals are remembered too; server errors (5xx) are
+ * not, so a retry executes again. Records count for IDEMPOTENCY_TTL_HOURS.
  */
 import { createHash } from "node:crypto";
 import type { Request, Response } from "express";
@@ -17,17 +19,14 @@ import {
   IdempotencyKeyTaken,
   type IdempotencyRecord,
   type IdempotentWrite,
-  storeIdempotentAnswer,
+  keepFirstAnswer,
+  type StoredAnswer,
   storeIdempotentRefusal,
 } from "../db/idempotencyKeys.ts";
 import type { RouteDeps } from "../deps.ts";
-import { idempotencyKeyInUse, idempotencyKeyReused } from "../errorCatalogue.ts";
+import { idempotencyKeyReused } from "../errorCatalogue.ts";
 import { ApiError, ValidationError } from "../errors.ts";
 import type { AnyInput, AnyReply, Endpoint } from "./endpoint.ts";
-
-const POLL_MS = 50;
-/** Beyond the first request's own longest wait (CONFIRM_TIMEOUT_MS) before it answers. */
-const ANSWER_SLACK_MS = 5_000;
 
 export async function answerIdempotently(
   req: Request,
@@ -51,37 +50,29 @@ export async function answerIdempotently(
     ttlMs: deps.config.IDEMPOTENCY_TTL_HOURS * 3_600_000,
   };
   const write: IdempotentWrite = { of, locationOf: (id) => `${endpoint.spec.path}/${id}` };
-  // The longest a first request takes from its commit to its answer.
-  const answerWithinMs = deps.config.CONFIRM_TIMEOUT_MS + ANSWER_SLACK_MS;
-  const giveUpAt = Date.now() + 2 * answerWithinMs;
+  const replayed = (reply: AnyReply) => {
+    res.set("Idempotent-Replayed", "true");
+    return reply;
+  };
   for (;;) {
-    const record = await findIdempotencyRecord(deps.db, of, answerWithinMs);
+    const record = await findIdempotencyRecord(deps.db, of);
     if (record) {
       if (record.requestHash !== of.requestHash) throw idempotencyKeyReused();
-      const replay = await replayOf(record, endpoint, { auth, baseUrl: deps.baseUrl() }, deps);
-      if (replay) {
-        res.set("Idempotent-Replayed", "true");
-        return replay;
-      }
-      if (Date.now() > giveUpAt) throw idempotencyKeyInUse();
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-      continue;
+      return replayed(await replayOf(record, endpoint, { auth, baseUrl: deps.baseUrl() }, deps));
     }
     try {
       const reply = await endpoint.handle({ ...parse(), idempotency: write }, deps);
-      await storeIdempotentAnswer(deps.db, of, answerOf(reply));
-      return reply;
+      // A retry may have answered first for the object this request created: one answer counts.
+      const kept = await keepFirstAnswer(deps.db, of, answerOf(reply));
+      return kept ? replyOf(kept) : reply;
     } catch (error) {
       // A concurrent first request with the key committed: answer as it does.
       if (error instanceof IdempotencyKeyTaken) continue;
       if (error instanceof ApiError && error.status < 500) {
         // A concurrent first request with the key may have committed while this one ran, and
         // made it fail (the same claim, the last place): answer as that one does.
-        if (await findIdempotencyRecord(deps.db, of, answerWithinMs)) continue;
-        const body = {
-          error: { code: error.code, message: error.message, details: error.details },
-        };
-        await storeIdempotentRefusal(deps.db, of, { status: error.status, body, location: null });
+        if (await findIdempotencyRecord(deps.db, of)) continue;
+        await storeIdempotentRefusal(deps.db, of, refusalOf(error));
       }
       throw error;
     }
@@ -89,24 +80,45 @@ export async function answerIdempotently(
 }
 
 /**
- * The answer for a retry: the one given, or, for an object created by a request that has not
- * answered in the time it had (it died between its commit and its answer), the object as it is
- * now. Undefined while the first request may still answer.
+ * The answer for a retry: the one given; or, for an object whose request has not answered yet
+ * (it is still waiting for the chain, or it died after its commit), the answer the create gives
+ * for that object (`Endpoint.recover`), without waiting for the first request or its process.
  */
 async function replayOf(
-  record: IdempotencyRecord & { overdue: boolean },
+  record: IdempotencyRecord,
   endpoint: Endpoint,
   input: Pick<AnyInput, "auth" | "baseUrl">,
   deps: RouteDeps,
-): Promise<AnyReply | undefined> {
+): Promise<AnyReply> {
   if (record.responseStatus !== null) {
-    const headers = record.responseLocation ? { Location: record.responseLocation } : undefined;
-    return { status: record.responseStatus, body: record.responseBody, headers };
+    return replyOf({
+      status: record.responseStatus,
+      body: record.responseBody,
+      location: record.responseLocation,
+    });
   }
-  if (!record.overdue || !record.objectLocation || !endpoint.recover) return undefined;
-  const reply = await endpoint.recover(record.objectLocation, input, deps);
-  await storeIdempotentAnswer(deps.db, record, answerOf(reply));
-  return reply;
+  if (!record.objectLocation || !endpoint.recover) {
+    throw new Error("Idempotency-Key record without an answer or a recoverable object");
+  }
+  let answer: StoredAnswer;
+  try {
+    answer = answerOf(await endpoint.recover(record.objectLocation, input, deps));
+  } catch (error) {
+    // The create's own refusal after its commit (a claim the chain refused) is an answer too.
+    if (!(error instanceof ApiError) || error.status >= 500) throw error;
+    answer = refusalOf(error);
+  }
+  return replyOf((await keepFirstAnswer(deps.db, record, answer)) ?? answer);
+}
+
+function refusalOf(error: ApiError): StoredAnswer {
+  const body = { error: { code: error.code, message: error.message, details: error.details } };
+  return { status: error.status, body, location: null };
+}
+
+function replyOf(answer: StoredAnswer): AnyReply {
+  const headers = answer.location ? { Location: answer.location } : undefined;
+  return { status: answer.status, body: answer.body, headers };
 }
 
 function answerOf(reply: AnyReply) {

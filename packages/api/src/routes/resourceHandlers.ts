@@ -77,10 +77,11 @@ type Create<Body, View> = (
 /**
  * 201 with the object and its Location (under `collection`); for an object made final on-chain
  * (`onChain`), 202 with the pending object while the chain does not have it yet. It can also
- * answer for an object created before (a retry after a crash), read with `get`.
+ * answer for an object created before (a retry whose first request died after its commit), as
+ * the create would have: through `settle` (which waits for the chain) when the service has one.
  */
 export function creating<Body, View extends Made, Item, OnChain extends boolean = false>(
-  service: { create: Create<Body, View>; get: Read<View> },
+  service: { create: Create<Body, View>; get: Read<View>; settle?: Read<View> },
   present: Present<View, Item>,
   collection: string,
   onChain?: OnChain,
@@ -106,7 +107,8 @@ export function creating<Body, View extends Made, Item, OnChain extends boolean 
     ) {
       const id = location.slice(location.lastIndexOf("/") + 1);
       if (!input.auth) throw new Error("a create is answered for a key");
-      return answer(await service.get(deps, input.auth, id), input.baseUrl, deps);
+      const read = service.settle ?? service.get;
+      return answer(await read(deps, input.auth, id), input.baseUrl, deps);
     },
   });
 }

@@ -47,7 +47,7 @@ type ClaimInput = z.output<typeof CreateClaimBody>;
 const claimReads = reads("claim", { list: listClaims, find: findClaim }, withChainFacts);
 export const { list, get } = claimReads;
 
-/** Stores the claim, wakes the relayer, and waits (bounded) for it to become final. */
+/** Stores the claim, wakes the relayer, and answers as `settle` does. */
 export async function create(
   deps: RouteDeps,
   scope: Scope,
@@ -62,10 +62,18 @@ export async function create(
     inTransaction(deps, (tx) => storeClaim(deps, tx, scope, body), created),
   );
   chain.wakeRelayer();
-  const timeout = deps.config.CONFIRM_TIMEOUT_MS;
-  const status = await chain.statusWaiter.waitForFinal("claim", stored.claim.id, timeout);
-  const current =
-    status === "pending" ? stored : ((await findClaim(deps.db, stored.claim.id, scope)) ?? stored);
+  return settle(deps, scope, stored.claim.id);
+}
+
+/**
+ * A stored claim once final (waiting at most CONFIRM_TIMEOUT_MS; then as it is, pending), or 422
+ * when the chain refused it. Also the answer to a retry of a create whose first request died
+ * after its commit.
+ */
+export async function settle(deps: RouteDeps, scope: Scope, id: string): Promise<ClaimView> {
+  await deps.chain?.statusWaiter.waitForFinal("claim", id, deps.config.CONFIRM_TIMEOUT_MS);
+  const current = await findClaim(deps.db, id, scope);
+  if (!current) throw notFound("claim", id);
   if (current.claim.status === "failed") {
     throw claimFailed(current.claim.id, current.claim.failureReason ?? "reverted");
   }

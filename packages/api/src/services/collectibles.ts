@@ -74,9 +74,16 @@ export async function create(
     ),
   );
   chain.wakeRelayer();
-  const timeout = deps.config.CONFIRM_TIMEOUT_MS;
-  const status = await chain.statusWaiter.waitForFinal("collectible", row.id, timeout);
-  const current =
-    status === "pending" ? row : ((await findCollectible(deps.db, row.id, scope)) ?? row);
+  return settle(deps, scope, row.id);
+}
+
+/**
+ * A stored collectible once final (waiting at most CONFIRM_TIMEOUT_MS; then as it is, pending).
+ * Also the answer to a retry of a create whose first request died after its commit.
+ */
+export async function settle(deps: RouteDeps, scope: Scope, id: string): Promise<CollectibleView> {
+  await deps.chain?.statusWaiter.waitForFinal("collectible", id, deps.config.CONFIRM_TIMEOUT_MS);
+  const current = await findCollectible(deps.db, id, scope);
+  if (!current) throw notFound("collectible", id);
   return viewOf(deps, current, withClaimCounts);
 }
