@@ -68,8 +68,9 @@ export const gasBenchmark: Benchmark = {
             name: "OZ ERC1155 mint, 100 in one tx",
             value: g("ozErc1155Batch100PerMint"),
           },
-          goal: "<= 30,000 gas",
-          met: per100 <= 30_000,
+          // Gaslite's ERC-1155 airdrop, the best public figure, measured the same way.
+          goal: "<= 28,890 gas (Gaslite)",
+          met: per100 <= 28_890,
         },
       ],
       notes: [
