@@ -20,18 +20,12 @@ export const ADMIN_DELAY = 3 * 24 * 60 * 60;
 export const ZERO_ADDRESS: Address = "0x0000000000000000000000000000000000000000";
 export const ZERO_ID: Hex = `0x${"00".repeat(16)}`;
 
-/** ERC-1155 receiver hook selectors, as a receiver must return them. */
-export const ON_RECEIVED = "0xf23a6e61";
-export const ON_BATCH_RECEIVED = "0xbc197c81";
-
-/** `ERC1155ReceiverMock.RevertType`. */
-export const RevertType = {
-  None: 0,
-  RevertWithoutMessage: 1,
-  RevertWithMessage: 2,
-  RevertWithCustomError: 3,
-  Panic: 4,
-} as const;
+// The receiver mocks' answers, under the short names these tests use.
+export {
+  ON_ERC1155_BATCH_RECEIVED as ON_BATCH_RECEIVED,
+  ON_ERC1155_RECEIVED as ON_RECEIVED,
+  ReceiverRevertType as RevertType,
+} from "../src/testing.ts";
 
 export interface Metadata {
   name: string;

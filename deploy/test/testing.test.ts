@@ -13,6 +13,26 @@ import { deployCollectibles } from "../src/testing.ts";
 const folder = mkdtempSync(path.join(tmpdir(), "deploy-testing-"));
 after(() => rmSync(folder, { recursive: true, force: true }));
 
+/** Reads the deployed contract's roles and settings, as a chain explorer would. */
+function contractReader(rpcUrl: string, address: `0x${string}`) {
+  const client = createPublicClient({ transport: http(rpcUrl) });
+  const read = { address, abi: collectiblesAbi } as const;
+  return {
+    client,
+    async isMinter(account: string) {
+      const role = await client.readContract({ ...read, functionName: "MINTER_ROLE" });
+      return client.readContract({
+        ...read,
+        functionName: "hasRole",
+        args: [role, account as `0x${string}`],
+      });
+    },
+    hookGasBudget: () => client.readContract({ ...read, functionName: "hookGasBudget" }),
+    defaultAdmin: () => client.readContract({ ...read, functionName: "defaultAdmin" }),
+    defaultAdminDelay: () => client.readContract({ ...read, functionName: "defaultAdminDelay" }),
+  };
+}
+
 describe("deployCollectibles", () => {
   let chain: LocalChain;
   before(async () => {
@@ -29,31 +49,17 @@ describe("deployCollectibles", () => {
     });
     assert.deepEqual(getDeployment(31337, pathToFileURL(`${folder}/`)), deployment);
 
-    const client = createPublicClient({ transport: http(chain.rpcUrl) });
-    const receipt = await client.getTransactionReceipt({ hash: deployment.deployTransaction });
+    const contract = contractReader(chain.rpcUrl, deployment.address);
+    const receipt = await contract.client.getTransactionReceipt({
+      hash: deployment.deployTransaction,
+    });
     assert.equal(receipt.contractAddress?.toLowerCase(), deployment.address.toLowerCase());
     assert.equal(Number(receipt.blockNumber), deployment.deployBlock);
-
-    const read = { address: deployment.address, abi: collectiblesAbi } as const;
-    const minterRole = await client.readContract({ ...read, functionName: "MINTER_ROLE" });
-    assert.equal(
-      await client.readContract({ ...read, functionName: "hasRole", args: [minterRole, minter] }),
-      true,
-    );
-    assert.equal(
-      await client.readContract({
-        ...read,
-        functionName: "hasRole",
-        args: [minterRole, DEV_ACCOUNT_0],
-      }),
-      false,
-    );
-    assert.equal(
-      await client.readContract({ ...read, functionName: "defaultAdmin" }),
-      DEV_ACCOUNT_0,
-    );
-    assert.equal(await client.readContract({ ...read, functionName: "defaultAdminDelay" }), 0);
-    assert.equal(await client.readContract({ ...read, functionName: "hookGasBudget" }), 50_000n);
+    assert.equal(await contract.isMinter(minter), true);
+    assert.equal(await contract.isMinter(DEV_ACCOUNT_0), false);
+    assert.equal(await contract.defaultAdmin(), DEV_ACCOUNT_0);
+    assert.equal(await contract.defaultAdminDelay(), 0);
+    assert.equal(await contract.hookGasBudget(), 50_000n);
   });
 
   it("makes account #0 the minter when none is given, and takes another hook gas budget", async () => {
@@ -62,18 +68,9 @@ describe("deployCollectibles", () => {
       deploymentsDir: folder,
       hookGasBudget: 1_000_000n,
     });
-    const client = createPublicClient({ transport: http(chain.rpcUrl) });
-    const read = { address: deployment.address, abi: collectiblesAbi } as const;
-    const minterRole = await client.readContract({ ...read, functionName: "MINTER_ROLE" });
-    assert.equal(
-      await client.readContract({
-        ...read,
-        functionName: "hasRole",
-        args: [minterRole, DEV_ACCOUNT_0],
-      }),
-      true,
-    );
-    assert.equal(await client.readContract({ ...read, functionName: "hookGasBudget" }), 1_000_000n);
+    const contract = contractReader(chain.rpcUrl, deployment.address);
+    assert.equal(await contract.isMinter(DEV_ACCOUNT_0), true);
+    assert.equal(await contract.hookGasBudget(), 1_000_000n);
   });
 });
 

@@ -61,6 +61,22 @@ export function chainActions(rpcUrl: string, contract: Address) {
     return receipt;
   }
 
+  /** Account `fromIndex` calls the contract as a holder (a transfer); returns when mined. */
+  async function sendAs(
+    fromIndex: number,
+    call: (from: Address) => { functionName: string; args: readonly unknown[] },
+  ): Promise<TransactionReceipt> {
+    const wallet = wallets[fromIndex];
+    const from = accounts[fromIndex];
+    if (!wallet || !from) throw new Error(`no account #${fromIndex}`);
+    const hash = await wallet.writeContract({
+      address: contract,
+      abi: collectiblesAbi,
+      ...call(from.address),
+    } as never);
+    return confirmed(hash);
+  }
+
   async function rpc<T>(method: string, params: unknown[] = []): Promise<T> {
     return (await publicClient.request({ method, params } as never)) as T;
   }
@@ -164,32 +180,18 @@ export function chainActions(rpcUrl: string, contract: Address) {
     confirmed,
 
     /** Account `fromIndex` sends `value` of one token to `to` (TransferSingle). */
-    async transfer(fromIndex: number, to: Address, tokenId: bigint, value = 1n) {
-      const wallet = wallets[fromIndex];
-      const from = accounts[fromIndex];
-      if (!wallet || !from) throw new Error(`no account #${fromIndex}`);
-      const hash = await wallet.writeContract({
-        address: contract,
-        abi: collectiblesAbi,
+    transfer: (fromIndex: number, to: Address, tokenId: bigint, value = 1n) =>
+      sendAs(fromIndex, (from) => ({
         functionName: "safeTransferFrom",
-        args: [from.address, to, tokenId, value, "0x"],
-      });
-      return confirmed(hash);
-    },
+        args: [from, to, tokenId, value, "0x"],
+      })),
 
     /** Account `fromIndex` sends several tokens to `to` in one TransferBatch. */
-    async transferBatch(fromIndex: number, to: Address, tokenIds: bigint[], values: bigint[]) {
-      const wallet = wallets[fromIndex];
-      const from = accounts[fromIndex];
-      if (!wallet || !from) throw new Error(`no account #${fromIndex}`);
-      const hash = await wallet.writeContract({
-        address: contract,
-        abi: collectiblesAbi,
+    transferBatch: (fromIndex: number, to: Address, tokenIds: bigint[], values: bigint[]) =>
+      sendAs(fromIndex, (from) => ({
         functionName: "safeBatchTransferFrom",
-        args: [from.address, to, tokenIds, values, "0x"],
-      });
-      return confirmed(hash);
-    },
+        args: [from, to, tokenIds, values, "0x"],
+      })),
 
     blockNumber: () => publicClient.getBlockNumber({ cacheTime: 0 }),
     snapshot: () => rpc<string>("evm_snapshot"),
