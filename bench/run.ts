@@ -2,7 +2,9 @@
  * `pnpm bench`: runs every benchmark (or those named: `pnpm bench gas lists`) and writes
  * bench/RESULTS.md, bench/results.json and bench/results.png. Naming a subset re-runs only those
  * and keeps the other benchmarks' last results; `pnpm bench --render` only re-draws the report
- * and chart from results.json. Progress goes to stderr.
+ * and chart from results.json; `pnpm bench --profile` also profiles the API (--cpu-prof) where a
+ * benchmark runs it and writes the top functions by self time into the report. Progress goes to
+ * stderr.
  *
  *   BENCH_DURATION=10 BENCH_WARMUP=2 BENCH_CONNECTIONS=10   list-read load (seconds, connections)
  *   BENCH_LIST_ROWS=100000                                   rows seeded for list reads
@@ -38,7 +40,8 @@ function reachable(url: string): Promise<boolean> {
 }
 
 const renderOnly = process.argv.includes("--render");
-const wanted = process.argv.slice(2).filter((a) => a !== "--render");
+const profile = process.argv.includes("--profile");
+const wanted = process.argv.slice(2).filter((a) => a !== "--render" && a !== "--profile");
 const unknown = wanted.filter((id) => !benchmarks.some((b) => b.id === id));
 if (unknown.length > 0) {
   console.error(
@@ -89,6 +92,7 @@ for (const benchmark of selected) {
     const result = await benchmark.run({
       root,
       postgresUrl,
+      profile,
       log: (message) => progress(`${benchmark.id}: ${message}`),
     });
     fresh.set(benchmark.id, {

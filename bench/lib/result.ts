@@ -50,6 +50,8 @@ export interface BenchContext {
   log(message: string): void;
   /** PostgreSQL URL of a role allowed to create databases. */
   postgresUrl: string;
+  /** `pnpm bench --profile`: benchmarks that can, summarise a CPU profile of the API. */
+  profile: boolean;
 }
 
 export interface Benchmark {

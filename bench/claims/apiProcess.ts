@@ -1,0 +1,108 @@
+/**
+ * The API under test as a child process (the real entry, packages/api/src/index.ts, with tsx),
+ * and keep-alive HTTP to it with the benchmark's key.
+ */
+import { randomBytes } from "node:crypto";
+import http from "node:http";
+import path from "node:path";
+import { type ManagedProcess, startProcess } from "@collectibles/devkit/processes";
+import { CONNECTIONS, log } from "./config.ts";
+
+export const API_KEY = `ck_live_${randomBytes(16).toString("hex")}`;
+const apiRoot = path.resolve(import.meta.dirname, "../../packages/api");
+
+export interface RunningApi {
+  url: string;
+  pid: number;
+  database: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the real API entry; with `profileDir`, it writes a V8 CPU profile there on exit. */
+export async function startApi(
+  env: Record<string, string>,
+  profileDir?: string,
+): Promise<RunningApi> {
+  // BENCH_API_NODE_ARGS: extra Node flags for the API, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`.
+  const nodeArgs = (process.env.BENCH_API_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  if (profileDir) nodeArgs.push("--cpu-prof", `--cpu-prof-dir=${profileDir}`);
+  // The request log (JSON lines at info, as in production) is read and dropped, as a log shipper
+  // would take it away; the tail is kept for error messages.
+  let database = "unknown";
+  let stopping = false;
+  const api: ManagedProcess = startProcess({
+    name: "the API",
+    command: process.execPath,
+    args: [...nodeArgs, "--import", "tsx", "src/index.ts"],
+    cwd: apiRoot,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+    onLine: (line) => {
+      const db = /database: (.*)/.exec(line);
+      if (db?.[1]) database = db[1].trim();
+    },
+  });
+  const stop = async () => {
+    stopping = true;
+    await api.stop(15_000);
+  };
+  let url: string;
+  try {
+    const line = await api.waitForLine(/listening on http:\/\/\S+/, 180_000);
+    url = /listening on (http:\/\/\S+)/.exec(line)?.[1] ?? "";
+    // The database line follows the listening line.
+    await api.waitUntil("naming its database", async () => database !== "unknown", 10_000);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  void api.exited.then(({ code, signal }) => {
+    if (!stopping) log(`the API exited unexpectedly (${code ?? signal}):\n${api.tail()}`);
+  });
+  return { url, pid: api.pid, database, stop };
+}
+
+export const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+const authorization = `Basic ${Buffer.from(`${API_KEY}:`).toString("base64")}`;
+
+export function call(
+  base: string,
+  method: string,
+  urlPath: string,
+  json?: unknown,
+): Promise<{ status: number; body: string }> {
+  const body = json === undefined ? undefined : JSON.stringify(json);
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      `${base}${urlPath}`,
+      {
+        method,
+        agent,
+        headers: {
+          authorization,
+          ...(body === undefined
+            ? {}
+            : { "content-type": "application/json", "content-length": Buffer.byteLength(body) }),
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () =>
+          resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
+        );
+        response.on("error", reject);
+      },
+    );
+    request.setTimeout(60_000, () => request.destroy(new Error(`${method} ${urlPath}: timeout`)));
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+
+export async function callJson<T>(base: string, method: string, urlPath: string, json?: unknown) {
+  const response = await call(base, method, urlPath, json);
+  if (response.status >= 300) {
+    throw new Error(`${method} ${urlPath}: ${response.status} ${response.body.slice(0, 500)}`);
+  }
+  return { status: response.status, json: JSON.parse(response.body) as T };
+}

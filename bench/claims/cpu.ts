@@ -1,0 +1,59 @@
+/**
+ * CPU time per process during the burst, read from /proc: utime + stime of every live process of
+ * a tree, plus the children's time each of them has reaped (cutime + cstime), so a worker that
+ * came and went is still counted once. Divided by the confirmed claims, it says where the
+ * machine's CPU went per claim.
+ */
+import { readFileSync } from "node:fs";
+import { processTable, treeOf } from "../lib/proc.ts";
+
+/** Kernel clock ticks per second (`getconf CLK_TCK`; 100 on every Linux Node supports). */
+const TICKS_PER_SECOND = 100;
+
+function cpuMillisOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command name: state is field 3, utime 14, stime 15, cutime 16, cstime 17.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0);
+    return (ticks * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return 0; // exited while we looked
+  }
+}
+
+/** Who is watched: a root pid (with its descendants), or every process whose command matches. */
+export type Watched = { pid: number } | { command: RegExp };
+
+/** CPU milliseconds used so far by each watched group, and by this process itself. */
+export function cpuSnapshot(watched: Record<string, Watched>): Record<string, number> {
+  const table = processTable();
+  const snapshot: Record<string, number> = {};
+  for (const [name, who] of Object.entries(watched)) {
+    const pids =
+      "pid" in who
+        ? treeOf(who.pid, table)
+        : table.filter((p) => who.command.test(p.cmdline)).map((p) => p.pid);
+    snapshot[name] = pids.reduce((sum, pid) => sum + cpuMillisOf(pid), 0);
+  }
+  const own = process.cpuUsage();
+  snapshot["load generator"] = (own.user + own.system) / 1000;
+  return snapshot;
+}
+
+/** CPU milliseconds per claim of each group between two snapshots, and their sum. */
+export function cpuPerClaim(
+  before: Record<string, number>,
+  after: Record<string, number>,
+  claims: number,
+): Record<string, number> {
+  const perClaim: Record<string, number> = {};
+  let total = 0;
+  for (const [name, end] of Object.entries(after)) {
+    const ms = (end - (before[name] ?? 0)) / Math.max(1, claims);
+    perClaim[name] = Math.round(ms * 100) / 100;
+    total += ms;
+  }
+  perClaim.total = Math.round(total * 100) / 100;
+  return perClaim;
+}
