@@ -6,7 +6,6 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll } from "vitest";
 import { createApp } from "../app.ts";
 import { type RunningChainServices, startChainServices } from "../chain/chainServices.ts";
 import { createApiKey } from "../db/apiKeys.ts";
@@ -196,24 +195,4 @@ export async function startTestApp(options: ServerOptions = {}): Promise<TestApp
       }
     },
   };
-}
-
-/**
- * The test app of one test file: started before its tests, closed after them. The handle is
- * usable at the top of the file and forwards to the app once it runs (test files share a worker's
- * module cache, so this cannot be a module-level side effect of a shared helper).
- */
-export function testAppPerFile(options: ServerOptions = {}): TestApp {
-  let app: TestApp | undefined;
-  beforeAll(async () => {
-    app = await startTestApp(options);
-  });
-  afterAll(() => app?.close());
-  return new Proxy({} as TestApp, {
-    get(_, property) {
-      if (!app) throw new Error("the test app is used before its beforeAll ran");
-      const value = Reflect.get(app, property);
-      return typeof value === "function" ? value.bind(app) : value;
-    },
-  });
 }

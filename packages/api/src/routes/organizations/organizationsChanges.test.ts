@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { testAppPerFile } from "../../test/testApp.ts";
+import { testAppPerFile } from "../../test/perFile.ts";
 import { organizationCreator } from "./organizations.testkit.ts";
 
 const t = testAppPerFile();

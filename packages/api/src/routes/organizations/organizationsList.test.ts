@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { listEnvelope } from "../../schemas/common.ts";
 import { Organization } from "../../schemas/organizations.ts";
-import { testAppPerFile } from "../../test/testApp.ts";
+import { testAppPerFile } from "../../test/perFile.ts";
 import { byCreation, type Org, organizationCreator } from "./organizations.testkit.ts";
 
 const t = testAppPerFile();

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { testAppPerFile } from "../../test/testApp.ts";
+import { testAppPerFile } from "../../test/perFile.ts";
 import { type Org, organizationCreator } from "./organizations.testkit.ts";
 
 const t = testAppPerFile();

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { listEnvelope } from "../../schemas/common.ts";
 import { User } from "../../schemas/users.ts";
-import { testAppPerFile } from "../../test/testApp.ts";
+import { testAppPerFile } from "../../test/perFile.ts";
 import { CHECKSUMMED, type UserBody, usersScene } from "./users.testkit.ts";
 
 const t = testAppPerFile();

@@ -1,0 +1,26 @@
+/** What the chain-flow tests share: a collectible and a user made through the API. */
+import type { Address } from "viem";
+import { expect } from "vitest";
+import { Collectible } from "../schemas/collectibles.ts";
+import { dataEnvelope } from "../schemas/common.ts";
+import type { TestApp } from "../test/testApp.ts";
+
+/** Real chain, indexer and database: generous on a busy 2-core CI machine. */
+export const TIMEOUT = 120_000;
+
+export function flowHelpers(t: TestApp, org: { id: string }) {
+  return {
+    async createCollectible(body: Record<string, unknown> = {}) {
+      const res = await t.call("POST", "/collectibles", {
+        json: { organization_id: org.id, name: "Edition", total_count: 3, ...body },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return dataEnvelope(Collectible).parse(res.body).data;
+    },
+    async createUser(email: string) {
+      const res = await t.call("POST", "/users", { json: { organization_id: org.id, email } });
+      expect(res.status).toBe(201);
+      return res.body.data as { id: string; wallet_address: Address };
+    },
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * Handles for what a test file starts in its `beforeAll`: usable at the top of the file, they
+ * forward to the real object once it exists (test files share a worker's module cache, so a
+ * shared helper cannot start things as a side effect of being imported).
+ */
+import { afterAll, beforeAll } from "vitest";
+import { type ChainStack, startChainStack } from "./chainStack.ts";
+import { type ServerOptions, startTestApp, type TestApp } from "./testApp.ts";
+
+/** A stand-in for an object that `current()` returns once it exists. */
+export function lateBound<T extends object>(current: () => T | undefined, what: string): T {
+  return new Proxy({} as T, {
+    get(_, property) {
+      const target = current();
+      if (!target) throw new Error(`${what} is used before its beforeAll ran`);
+      const value = Reflect.get(target, property);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/** The test app of one test file: started before its tests, closed after them. */
+export function testAppPerFile(options: ServerOptions = {}): TestApp {
+  let app: TestApp | undefined;
+  beforeAll(async () => {
+    app = await startTestApp(options);
+  });
+  afterAll(() => app?.close());
+  return lateBound(() => app, "the test app");
+}
+
+/**
+ * A real chain, contract and indexer with the test app on it, and one organization, for one test
+ * file. `env` adds to the chain's settings (for example CONFIRM_TIMEOUT_MS).
+ */
+export function chainAppPerFile(options: { organization: string; env?: Record<string, string> }) {
+  let stack: ChainStack | undefined;
+  let app: TestApp | undefined;
+  const org = { id: "" };
+  beforeAll(async () => {
+    stack = await startChainStack();
+    app = await startTestApp({ env: { ...stack.env, ...options.env } });
+    const res = await app.call("POST", "/organizations", { json: { name: options.organization } });
+    Object.assign(org, res.body.data);
+  }, 120_000);
+  afterAll(async () => {
+    await app?.close();
+    await stack?.stop();
+  });
+  return {
+    t: lateBound(() => app, "the test app"),
+    stack: lateBound(() => stack, "the chain stack"),
+    org,
+  };
+}
