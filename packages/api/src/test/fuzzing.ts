@@ -202,3 +202,52 @@ export function fuzzReads(
     timeout,
   );
 }
+
+/**
+ * The create properties every resource shares: any JSON body from `body` answers below 500 in
+ * the error shape (`onAnswer` sees each answer), and any raw body under any content type a 4xx.
+ */
+export function fuzzCreates(
+  app: () => TestApp,
+  options: {
+    resource: string;
+    body: fc.Arbitrary<unknown>;
+    runs: number;
+    timeout: number;
+    onAnswer?: (res: CallResult) => void;
+  },
+): void {
+  const { resource, body, runs, timeout, onAnswer } = options;
+  it(
+    `POST ${resource} never answers 5xx and keeps the error shape for any JSON body`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(body, async (json) => {
+          const res = await app().call("POST", resource, { json });
+          expectWellFormed(res, `POST ${resource} ${JSON.stringify(json)}`);
+          onAnswer?.(res);
+        }),
+        { numRuns: runs },
+      );
+    },
+    timeout,
+  );
+
+  it(
+    `POST ${resource} answers 4xx in the error shape for raw bodies under any content type`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(rawRequests, async ({ contentType, body: raw }) => {
+          const res = await app().call("POST", resource, {
+            body: raw,
+            headers: { "content-type": contentType },
+          });
+          expectWellFormed(res, `POST ${resource} [${contentType}] ${JSON.stringify(raw)}`);
+          expect(res.status).toBeGreaterThanOrEqual(400);
+        }),
+        { numRuns: runs },
+      );
+    },
+    timeout,
+  );
+}
