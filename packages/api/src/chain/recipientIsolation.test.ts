@@ -25,37 +25,18 @@ import {
   reentrantMinterMock,
 } from "@collectibles/contracts/testing";
 import { deployCollectibles } from "@collectibles/deploy/testing";
-import { DEV_MNEMONIC, type LocalChain, startLocalChain } from "@collectibles/devkit/chain";
+import { type LocalChain, startLocalChain } from "@collectibles/devkit/chain";
 import { createIndexerReader } from "@collectibles/indexer/reader";
 import { type RunningIndexer, startIndexer } from "@collectibles/indexer/testing";
-import {
-  type Abi,
-  type Address,
-  createPublicClient,
-  createWalletClient,
-  defineChain,
-  getAddress,
-  type Hex,
-  http,
-  keccak256,
-  type PublicClient,
-  toHex,
-} from "viem";
-import { mnemonicToAccount } from "viem/accounts";
+import { type Address, type Hex, keccak256, type PublicClient, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { until } from "../test/faults.ts";
+import { type ChainAccounts, chainAccounts, devAccount } from "../test/chainAccounts.ts";
 import { startTestApp, type TestApp } from "../test/testApp.ts";
+import { type ApiClaim, claimTogether, finalClaims } from "./recipientIsolation.testkit.ts";
 
 /** Enough for the re-entrant recipient's hook, which claims once more (about 150,000 gas). */
 const HOOK_GAS_BUDGET = 1_000_000n;
 const TIMEOUT = 180_000;
-
-const hardhat = defineChain({
-  id: 31337,
-  name: "Hardhat",
-  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-  rpcUrls: { default: { http: ["http://127.0.0.1:8545"] } },
-});
 
 let chain: LocalChain;
 let indexer: RunningIndexer;
@@ -67,24 +48,16 @@ let org: { id: string };
 /** A recipient holding the minter role, granted before the relayer (account #0) starts. */
 let reentrant: Address;
 
-/** Hardhat accounts: #0 is the relayer (and admin); the tests' own senders start at #10. */
-const account = (index: number) => mnemonicToAccount(DEV_MNEMONIC, { addressIndex: index });
-const walletOf = (index: number) =>
-  createWalletClient({ account: account(index), chain: hardhat, transport: http(chain.rpcUrl) });
-
-async function deployFrom(index: number, artifact: { abi: Abi; bytecode: Hex }, args: unknown[]) {
-  const hash = await walletOf(index).deployContract({ ...artifact, args } as never);
-  const receipt = await client.waitForTransactionReceipt({ hash });
-  if (!receipt.contractAddress) throw new Error("no contract deployed");
-  return getAddress(receipt.contractAddress);
-}
-
-const rpc = (method: string, params: unknown[] = []) =>
-  client.request({ method, params } as never) as Promise<unknown>;
+let on: ChainAccounts;
+const account = devAccount;
+const walletOf = (index: number) => on.walletOf(index);
+const deployFrom: ChainAccounts["deployFrom"] = (...args) => on.deployFrom(...args);
+const rpc = (method: string, params: unknown[] = []) => on.rpc(method, params);
 
 beforeAll(async () => {
   chain = await startLocalChain();
-  client = createPublicClient({ transport: http(chain.rpcUrl), pollingInterval: 50 });
+  on = chainAccounts(chain.rpcUrl);
+  client = on.client;
   const deploymentsDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-isolation-deployments-"));
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-isolation-indexer-"));
   folders.push(deploymentsDir, dataDir);
@@ -129,77 +102,12 @@ afterAll(async () => {
   for (const folder of folders) fs.rmSync(folder, { recursive: true, force: true });
 });
 
-interface ApiClaim {
-  id: string;
-  status: string;
-  edition: number | null;
-  failure_reason: string | null;
-  transaction_hash: string | null;
-  minted_to: Address;
-}
-
 async function createUser(email: string, wallet?: Address) {
   const res = await t.call("POST", "/users", {
     json: { organization_id: org.id, email, ...(wallet ? { wallet_address: wallet } : {}) },
   });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data as { id: string; wallet_address: Address };
-}
-
-/**
- * Stores a collectible and its claims while no block is mined, then lets the chain go: the
- * relayer finds every claim waiting at once and sends them in one batch. `beforeMining` runs
- * with the stored claims, in the same block as the collectible's creation.
- */
-async function claimTogether(
-  total: number,
-  holders: { id: string }[],
-  beforeMining: (claims: ApiClaim[], collectibleId: string) => Promise<void> = async () => {},
-) {
-  await rpc("evm_setAutomine", [false]);
-  try {
-    const created = await t.call("POST", "/collectibles", {
-      json: { organization_id: org.id, name: "Isolated", total_count: total },
-    });
-    expect(created.status, JSON.stringify(created.body)).toBe(202);
-    const collectibleId: string = created.body.data.id;
-    const claims: ApiClaim[] = [];
-    for (const holder of holders) {
-      const res = await t.call("POST", "/claims", {
-        json: { collectible_id: collectibleId, holder_id: holder.id },
-      });
-      expect(res.status, JSON.stringify(res.body)).toBe(202);
-      claims.push(res.body.data);
-    }
-    await beforeMining(claims, collectibleId);
-    // The relayer sends the creation as soon as it is stored; wait for it in the pool.
-    await until("the creation in the pool", async () => {
-      const pending = (await rpc("eth_getBlockByNumber", ["pending", false])) as {
-        transactions: string[];
-      };
-      return pending.transactions.length > 0 ? true : undefined;
-    });
-    await rpc("evm_mine");
-    return { collectibleId, claims };
-  } finally {
-    await rpc("evm_setAutomine", [true]);
-  }
-}
-
-/** Every claim once final (confirmed with its edition, or failed). */
-async function finalClaims(ids: string[]): Promise<ApiClaim[]> {
-  return until(
-    "every claim final",
-    async () => {
-      const rows: ApiClaim[] = [];
-      for (const id of ids) rows.push((await t.call("GET", `/claims/${id}`)).body.data);
-      const final = rows.every(
-        (row) => row.status === "failed" || (row.status === "confirmed" && row.edition !== null),
-      );
-      return final ? rows : undefined;
-    },
-    { timeoutMs: 120_000 },
-  );
 }
 
 /** The API's editions of the confirmed claims against the indexer's, `editionOf` and `uri()`. */
@@ -256,20 +164,28 @@ describe("claims to recipients that refuse", () => {
         await createUser("plain-2@isolation.example"),
       ];
       const before = await client.getTransactionCount({ address: account(0).address });
-      const { collectibleId, claims } = await claimTogether(10, holders, async (stored, id) => {
-        // From its hook, the minter recipient claims the last holder's claim on the chain first.
-        const last = stored[5];
-        if (!last) throw new Error("no claims");
-        const hash = await walletOf(11).writeContract({
-          address: reentrant,
-          abi: reentrantMinterMock.abi,
-          functionName: "arm",
-          args: [uuidToBytes16(id), uuidToBytes16(last.id), last.minted_to, false, false],
-        });
-        expect(hash).toMatch(/^0x/);
-      });
+      const { collectibleId, claims } = await claimTogether(
+        { t, organizationId: org.id, rpc },
+        10,
+        holders,
+        async (stored, id) => {
+          // From its hook, the minter recipient claims the last holder's claim on the chain first.
+          const last = stored[5];
+          if (!last) throw new Error("no claims");
+          const hash = await walletOf(11).writeContract({
+            address: reentrant,
+            abi: reentrantMinterMock.abi,
+            functionName: "arm",
+            args: [uuidToBytes16(id), uuidToBytes16(last.id), last.minted_to, false, false],
+          });
+          expect(hash).toMatch(/^0x/);
+        },
+      );
 
-      const rows = await finalClaims(claims.map((c) => c.id));
+      const rows = await finalClaims(
+        t,
+        claims.map((c) => c.id),
+      );
       const [plain1, refused, reentered, burnt, accepted, plain2] = rows;
       expect(refused).toMatchObject({ status: "failed", failure_reason: "recipient_refused" });
       expect(burnt).toMatchObject({ status: "failed", failure_reason: "recipient_gas_exceeded" });
@@ -321,8 +237,15 @@ describe("claims to recipients that refuse", () => {
         `0xef0100${refusing.slice(2).toLowerCase()}`,
       );
 
-      const { collectibleId, claims } = await claimTogether(3, holders);
-      const [delegated, plain3, plain4] = await finalClaims(claims.map((c) => c.id));
+      const { collectibleId, claims } = await claimTogether(
+        { t, organizationId: org.id, rpc },
+        3,
+        holders,
+      );
+      const [delegated, plain3, plain4] = await finalClaims(
+        t,
+        claims.map((c) => c.id),
+      );
       expect(delegated).toMatchObject({ status: "failed", failure_reason: "recipient_refused" });
       expect(plain3).toMatchObject({ status: "confirmed", edition: 1 });
       expect(plain4).toMatchObject({ status: "confirmed", edition: 2 });

@@ -17,57 +17,31 @@ import {
 } from "@collectibles/contracts";
 import { gasBurnerReceiverMock, nonReceiverMock } from "@collectibles/contracts/testing";
 import { deployCollectibles } from "@collectibles/deploy/testing";
-import { DEV_MNEMONIC, type LocalChain, startLocalChain } from "@collectibles/devkit/chain";
-import {
-  type Address,
-  createPublicClient,
-  createWalletClient,
-  defineChain,
-  getAddress,
-  type Hex,
-  http,
-  type PublicClient,
-  parseGwei,
-} from "viem";
-import { mnemonicToAccount } from "viem/accounts";
+import { type LocalChain, startLocalChain } from "@collectibles/devkit/chain";
+import { type Address, getAddress, type Hex, type PublicClient, parseGwei } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EnvError, parseEnv, relayerKeyOf } from "../env.ts";
+import { type ChainAccounts, chainAccounts } from "../test/chainAccounts.ts";
 import { until } from "../test/faults.ts";
 import { startTestApp, type TestApp } from "../test/testApp.ts";
 import { type ChainClient, createChainClient } from "./chainClient.ts";
 import { type ClaimBatchCall, RevertedError } from "./contractCalls.ts";
-
-const hardhat = defineChain({
-  id: 31337,
-  name: "Hardhat",
-  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-  rpcUrls: { default: { http: ["http://127.0.0.1:8545"] } },
-});
 
 let chain: LocalChain;
 let deploymentsDir: string;
 let contract: Address;
 let client: PublicClient;
 
-const rpc = (method: string, params: unknown[] = []) =>
-  client.request({ method, params } as never) as Promise<unknown>;
-
+let on: ChainAccounts;
+const rpc = (method: string, params: unknown[] = []) => on.rpc(method, params);
 /** Account #10 deploys the test recipients; #0 is the relayer. */
-async function deploy(artifact: { abi: readonly unknown[]; bytecode: Hex }, args: unknown[]) {
-  const wallet = createWalletClient({
-    account: mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 10 }),
-    chain: hardhat,
-    transport: http(chain.rpcUrl),
-  });
-  const hash = await wallet.deployContract({ ...artifact, args } as never);
-  const receipt = await client.waitForTransactionReceipt({ hash });
-  if (!receipt.contractAddress) throw new Error("no contract deployed");
-  return getAddress(receipt.contractAddress);
-}
+const deploy = (artifact: { abi: readonly unknown[]; bytecode: Hex }, args: unknown[]) =>
+  on.deployFrom(10, artifact, args);
 
 beforeAll(async () => {
   chain = await startLocalChain();
-  client = createPublicClient({ transport: http(chain.rpcUrl), pollingInterval: 50 });
+  on = chainAccounts(chain.rpcUrl);
+  client = on.client;
   deploymentsDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-ceilings-"));
   contract = (await deployCollectibles({ rpcUrl: chain.rpcUrl, deploymentsDir })).address;
 }, 60_000);
