@@ -164,7 +164,11 @@ describe("a corpus of hostile requests", () => {
     await raw(logged, "POST", "/organizations", { ...auth(), ...json }, nested(40));
     const delay = monitorEventLoopDelay({ resolution: 1 });
     delay.enable();
+    // The worst request, measured request by request: the histogram's first interval also holds
+    // whatever ran before it was enabled, which no request caused.
+    let worst = { ms: 0, name: "" };
     for (const c of cases) {
+      delay.reset();
       const method = c.method ?? "POST";
       const res = await raw(
         logged,
@@ -198,12 +202,13 @@ describe("a corpus of hostile requests", () => {
         }
       }
       if (c.status === 405) expect(res.headers.allow, c.name).toBeDefined();
+      if (delay.max / 1e6 > worst.ms) worst = { ms: delay.max / 1e6, name: c.name };
     }
     delay.disable();
     // The figure the reliability notes report: how long any one request held the loop.
     console.log(
-      `event-loop delay while the hostile corpus ran: max ${(delay.max / 1e6).toFixed(1)} ms, ` +
-        `p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms`,
+      `event-loop delay while the hostile corpus ran: worst request ${worst.ms.toFixed(1)} ms ` +
+        `(${worst.name}), ${cases.length} requests`,
     );
     const logs = logLines.join("");
     expect(logs).not.toMatch(/\n\s+at /);
