@@ -11,20 +11,17 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import {
-  killAllProcesses,
-  type ManagedProcess,
-  startProcess,
-} from "@collectibles/devkit/processes";
+import { killAllProcesses } from "@collectibles/devkit/processes";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { claimedOnChain, expectAgreement } from "../test/agreement.ts";
+import { type ApiProcess, apiCaller, jsonOf, startApiProcess } from "../test/apiProcess.ts";
 import { type ChainStack, startChainStack } from "../test/chainStack.ts";
 import { TEST_MNEMONIC } from "../test/constants.ts";
 import { burst, faultRandom, until } from "../test/faults.ts";
 import { createPostgresDatabase, testDriver } from "../test/testDatabase.ts";
 
 const API_KEY = "ck_test_crashrecoverycrashrecovery0123";
-const apiRoot = path.resolve(import.meta.dirname, "../..");
+const { call } = apiCaller(API_KEY);
 const CLAIMS = 500;
 const KILLS = 3;
 
@@ -66,42 +63,9 @@ afterAll(async () => {
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-interface RunningApi {
-  url: string;
-  process: ManagedProcess;
-}
-
-/** Starts `src/index.ts` and resolves with its base URL once it listens. */
-async function startApi(): Promise<RunningApi> {
-  const api = startProcess({
-    name: "the API",
-    command: process.execPath,
-    args: ["--import", "tsx", "src/index.ts"],
-    cwd: apiRoot,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
-  });
-  // The first PGlite start migrates from nothing: slow on a loaded machine.
-  const line = await api.waitForLine(/listening on http:\/\/\S+/, 180_000);
-  return { url: /listening on (http:\/\/\S+)/.exec(line)?.[1] ?? "", process: api };
-}
-
-function call(url: string, method: string, urlPath: string, json?: unknown) {
-  return fetch(url + urlPath, {
-    method,
-    headers: {
-      authorization: `Basic ${Buffer.from(`${API_KEY}:`).toString("base64")}`,
-      ...(json ? { "content-type": "application/json" } : {}),
-    },
-    body: json ? JSON.stringify(json) : undefined,
-  });
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON came back.
-const jsonOf = (res: Response): Promise<any> => res.json();
-
 it("every claim accepted across three SIGKILLs of a 500-claim burst is confirmed exactly once", async () => {
   const random = faultRandom("crash recovery");
-  let api: Promise<RunningApi> = startApi();
+  let api: Promise<ApiProcess> = startApiProcess(env);
   const first = await api;
   const org = await jsonOf(await call(first.url, "POST", "/organizations", { name: "Crash" }));
   const created = await call(first.url, "POST", "/collectibles", {
@@ -131,12 +95,12 @@ it("every claim accepted across three SIGKILLs of a 500-claim burst is confirmed
   let faults = Promise.resolve();
 
   /** SIGKILL, wait until the process is gone, start a new one on the same data. */
-  const restart = async (old: RunningApi): Promise<RunningApi> => {
+  const restart = async (old: ApiProcess): Promise<ApiProcess> => {
     process.kill(old.process.pid, "SIGKILL");
     await old.process.exited;
     kills++;
     unmintedAtKill.push(accepted.size - Number(await claimedOnChain(stack, collectibleId)));
-    return startApi();
+    return startApiProcess(env);
   };
 
   await burst(

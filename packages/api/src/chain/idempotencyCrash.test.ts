@@ -8,13 +8,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import {
-  killAllProcesses,
-  type ManagedProcess,
-  startProcess,
-} from "@collectibles/devkit/processes";
+import { killAllProcesses } from "@collectibles/devkit/processes";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { claimedOnChain } from "../test/agreement.ts";
+import { apiCaller, jsonOf, startApiProcess } from "../test/apiProcess.ts";
 import {
   type ChainStack,
   type CuttableProxy,
@@ -26,7 +23,7 @@ import { until } from "../test/faults.ts";
 import { createPostgresDatabase, testDriver } from "../test/testDatabase.ts";
 
 const API_KEY = "ck_test_idempotencycrashidempotency01";
-const apiRoot = path.resolve(import.meta.dirname, "../..");
+const { call } = apiCaller(API_KEY);
 
 let stack: ChainStack;
 let proxy: CuttableProxy;
@@ -63,38 +60,9 @@ afterAll(async () => {
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function startApi(
-  extra: Record<string, string>,
-): Promise<{ url: string; api: ManagedProcess }> {
-  const api = startProcess({
-    name: "the API",
-    command: process.execPath,
-    args: ["--import", "tsx", "src/index.ts"],
-    cwd: apiRoot,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env, ...extra },
-  });
-  const line = await api.waitForLine(/listening on http:\/\/\S+/, 180_000);
-  return { url: /listening on (http:\/\/\S+)/.exec(line)?.[1] ?? "", api };
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON came back.
-const jsonOf = (res: Response): Promise<any> => res.json();
-
-function call(url: string, method: string, urlPath: string, json?: unknown, key?: string) {
-  return fetch(url + urlPath, {
-    method,
-    headers: {
-      authorization: `Basic ${Buffer.from(`${API_KEY}:`).toString("base64")}`,
-      ...(json ? { "content-type": "application/json" } : {}),
-      ...(key ? { "idempotency-key": key } : {}),
-    },
-    body: json ? JSON.stringify(json) : undefined,
-  });
-}
-
 it("answers the retry after a crash between commit and answer with the one claim created", async () => {
   // A first life that waits long for the chain, so the kill lands after the commit.
-  let { url, api } = await startApi({ CONFIRM_TIMEOUT_MS: "120000" });
+  let { url, process: api } = await startApiProcess({ ...env, CONFIRM_TIMEOUT_MS: "120000" });
   const org = await jsonOf(await call(url, "POST", "/organizations", { name: "Crash between" }));
   const created = await call(url, "POST", "/collectibles", {
     organization_id: org.data.id,
@@ -118,7 +86,7 @@ it("answers the retry after a crash between commit and answer with the one claim
   expect(await firstTry).toBeInstanceOf(Error); // the client never got its answer
 
   await proxy.restore();
-  ({ url, api } = await startApi({ CONFIRM_TIMEOUT_MS: "5000" }));
+  ({ url, process: api } = await startApiProcess({ ...env, CONFIRM_TIMEOUT_MS: "5000" }));
   const retry = await call(url, "POST", "/claims", body, key);
   expect([201, 202]).toContain(retry.status);
   expect(retry.headers.get("idempotent-replayed")).toBe("true");

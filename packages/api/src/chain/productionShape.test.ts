@@ -8,71 +8,37 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import {
-  killAllProcesses,
-  type ManagedProcess,
-  startProcess,
-} from "@collectibles/devkit/processes";
+import { killAllProcesses } from "@collectibles/devkit/processes";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claimedOnChain, expectAgreement } from "../test/agreement.ts";
+import { type ApiProcess, apiCaller, jsonOf, startApiProcess } from "../test/apiProcess.ts";
 import { type ChainStack, startChainStack } from "../test/chainStack.ts";
 import { TEST_MNEMONIC } from "../test/constants.ts";
 import { burst } from "../test/faults.ts";
 import { createPostgresDatabase, testDriver } from "../test/testDatabase.ts";
 
 const API_KEY = "ck_test_productionshapeproductionsh01";
-const apiRoot = path.resolve(import.meta.dirname, "../..");
 const CLAIMS = 60;
-const LOCK_LINE = /relayer holds the sending lock/;
-
-interface RunningApi {
-  url: string;
-  process: ManagedProcess;
-  /** Resolves when this process takes the relayer's sending lock. */
-  relaying: Promise<string>;
-}
 
 let stack: ChainStack;
 let dropDatabase: (() => Promise<void>) | undefined;
 const folders: string[] = [];
 let env: Record<string, string>;
 
-async function startApi(name: string): Promise<RunningApi> {
+async function startApi(name: string): Promise<ApiProcess> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `api-shape-${name}-`));
   folders.push(dataDir);
-  const api = startProcess({
-    name: `API ${name}`,
-    command: process.execPath,
-    args: ["--import", "tsx", "src/index.ts"],
-    cwd: apiRoot,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env, DATA_DIR: dataDir },
-  });
-  // Both waits start before the process prints anything, so neither line can be missed.
-  const relaying = api.waitForLine(LOCK_LINE, 600_000);
-  relaying.catch(() => {});
-  const line = await api.waitForLine(/listening on http:\/\/\S+/, 180_000);
-  return { url: /listening on (http:\/\/\S+)/.exec(line)?.[1] ?? "", process: api, relaying };
+  return startApiProcess({ ...env, DATA_DIR: dataDir }, `API ${name}`);
 }
 
-function call(url: string, method: string, urlPath: string, init: RequestInit = {}) {
-  const headers = new Headers(init.headers);
-  headers.set("authorization", `Basic ${Buffer.from(`${API_KEY}:`).toString("base64")}`);
-  return fetch(url + urlPath, { ...init, method, headers });
-}
-
-function postJson(url: string, urlPath: string, json: unknown, idempotencyKey?: string) {
-  const headers: Record<string, string> = { "content-type": "application/json" };
-  if (idempotencyKey) headers["idempotency-key"] = idempotencyKey;
-  return call(url, "POST", urlPath, { headers, body: JSON.stringify(json) });
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON came back.
-const jsonOf = (res: Response): Promise<any> => res.json();
+const { request: call, call: callJson } = apiCaller(API_KEY);
+const postJson = (url: string, urlPath: string, json: unknown, idempotencyKey?: string) =>
+  callJson(url, "POST", urlPath, json, idempotencyKey);
 
 describe.runIf(testDriver() === "postgres")("two API processes on one PostgreSQL", () => {
-  let a: RunningApi;
-  let b: RunningApi;
+  let a: ApiProcess;
+  let b: ApiProcess;
 
   beforeAll(async () => {
     stack = await startChainStack();

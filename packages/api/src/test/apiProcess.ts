@@ -1,0 +1,62 @@
+/**
+ * The API as users run it: the real entry (`src/index.ts`) in a child process, for tests that
+ * kill, restart or run several of it, and HTTP to it with one key.
+ */
+import path from "node:path";
+import { type ManagedProcess, startProcess } from "@collectibles/devkit/processes";
+
+const apiRoot = path.resolve(import.meta.dirname, "../..");
+const RELAYER_LOCK_LINE = /relayer holds the sending lock/;
+
+export interface ApiProcess {
+  url: string;
+  process: ManagedProcess;
+  /** Resolves when this process takes the relayer's sending lock. */
+  relaying: Promise<string>;
+}
+
+/** Starts the API with `env` (and only PATH and HOME besides); resolves once it listens. */
+export async function startApiProcess(
+  env: Record<string, string>,
+  name = "the API",
+): Promise<ApiProcess> {
+  const api = startProcess({
+    name,
+    command: process.execPath,
+    args: ["--import", "tsx", "src/index.ts"],
+    cwd: apiRoot,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+  });
+  // Both waits start before the process prints anything, so neither line can be missed.
+  const relaying = api.waitForLine(RELAYER_LOCK_LINE, 600_000);
+  relaying.catch(() => {});
+  // The first PGlite start migrates from nothing: slow on a loaded machine.
+  const line = await api.waitForLine(/listening on http:\/\/\S+/, 180_000);
+  return { url: /listening on (http:\/\/\S+)/.exec(line)?.[1] ?? "", process: api, relaying };
+}
+
+/** HTTP to an API process with `key` as the Basic username. */
+export function apiCaller(key: string) {
+  const authorization = `Basic ${Buffer.from(`${key}:`).toString("base64")}`;
+  const request = (url: string, method: string, urlPath: string, init: RequestInit = {}) => {
+    const headers = new Headers(init.headers);
+    headers.set("authorization", authorization);
+    return fetch(url + urlPath, { ...init, method, headers });
+  };
+  return {
+    request,
+    /** A JSON call, with an Idempotency-Key when given. */
+    call(url: string, method: string, urlPath: string, json?: unknown, idempotencyKey?: string) {
+      const headers: Record<string, string> = {};
+      if (json !== undefined) headers["content-type"] = "application/json";
+      if (idempotencyKey) headers["idempotency-key"] = idempotencyKey;
+      return request(url, method, urlPath, {
+        headers,
+        body: json === undefined ? undefined : JSON.stringify(json),
+      });
+    },
+  };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON came back.
+export const jsonOf = (res: Response): Promise<any> => res.json();
