@@ -5,9 +5,8 @@
  * Images uploaded before the API stored them here live in the process's local folder; they are
  * still read (and deleted) there, so an upgrade loses none.
  */
-import { eq } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
-import { images } from "../db/schema.ts";
+import { deleteImage, findImage, insertImage } from "../db/images.ts";
 import {
   IMAGE_KEY_PATTERN,
   type ImageStorage,
@@ -23,20 +22,16 @@ export class DatabaseImageStorage implements ImageStorage {
 
   async put(key: string, { data, contentType }: StoredObject): Promise<void> {
     if (!IMAGE_KEY_PATTERN.test(key)) throw new Error(`invalid image key: ${key}`);
-    await this.db.insert(images).values({ key, contentType, data });
+    await insertImage(this.db, key, { data, contentType });
   }
 
   async get(key: string): Promise<StoredObject | undefined> {
     if (!IMAGE_KEY_PATTERN.test(key)) return undefined;
-    const [row] = await this.db
-      .select({ data: images.data, contentType: images.contentType })
-      .from(images)
-      .where(eq(images.key, key));
-    return row ?? this.earlierUploads?.get(key);
+    return (await findImage(this.db, key)) ?? this.earlierUploads?.get(key);
   }
 
   async delete(key: string): Promise<void> {
-    await this.db.delete(images).where(eq(images.key, key));
+    await deleteImage(this.db, key);
     await this.earlierUploads?.delete(key);
   }
 

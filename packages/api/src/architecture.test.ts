@@ -1,0 +1,131 @@
+/**
+ * The API's shape, checked on its sources so it cannot drift (issue 10): no import circle, no
+ * route file importing another resource's route files, SQL only in db/, handlers short, no file
+ * over 300 lines, and no package reaching into another package's src/ by relative path.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const src = import.meta.dirname;
+const repo = path.resolve(src, "../../..");
+const MAX_FILE_LINES = 300;
+const MAX_HANDLER_LINES = 15;
+
+function filesUnder(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === "node_modules" ? [] : filesUnder(full);
+    return entry.name.endsWith(".ts") ? [full] : [];
+  });
+}
+
+const rel = (file: string) => path.relative(src, file);
+const sources = filesUnder(src);
+const production = sources.filter(
+  (f) => !/\.test(kit)?\.ts$/.test(f) && !rel(f).startsWith("test/"),
+);
+const text = new Map(sources.map((f) => [f, fs.readFileSync(f, "utf8")]));
+
+/** The modules a file imports by relative path (type-only imports included: they still tie). */
+function relativeImports(file: string): string[] {
+  const found = (text.get(file) ?? "").matchAll(/(?:from|import)\s+"(\.{1,2}\/[^"]+)"/g);
+  return [...found].map((m) => path.resolve(path.dirname(file), m[1] ?? ""));
+}
+
+describe("the API's module structure", () => {
+  it("has no import circle among its modules", () => {
+    const graph = new Map(
+      production.map((f) => [f, relativeImports(f).filter((i) => text.has(i))]),
+    );
+    const circles: string[] = [];
+    const state = new Map<string, "visiting" | "done">();
+    const visit = (file: string, trail: string[]) => {
+      if (state.get(file) === "done") return;
+      if (state.get(file) === "visiting") {
+        circles.push([...trail.slice(trail.indexOf(file)), file].map(rel).join(" -> "));
+        return;
+      }
+      state.set(file, "visiting");
+      for (const next of graph.get(file) ?? []) visit(next, [...trail, file]);
+      state.set(file, "done");
+    };
+    for (const file of graph.keys()) visit(file, []);
+    expect(circles).toEqual([]);
+  });
+
+  it("never has one resource's route files import another resource's", () => {
+    const crossings = production
+      .filter((f) => /^routes\/[^/]+\//.test(rel(f)))
+      .flatMap((file) => {
+        const resource = rel(file).split("/")[1];
+        return relativeImports(file)
+          .map(rel)
+          .filter((i) => i.startsWith("routes/") && i.split("/").length > 2)
+          .filter((i) => i.split("/")[1] !== resource)
+          .map((i) => `${rel(file)} imports ${i}`);
+      });
+    expect(crossings).toEqual([]);
+  });
+
+  it("keeps SQL in db/: nothing else imports drizzle-orm or pg", () => {
+    const outside = production
+      .filter((f) => !rel(f).startsWith("db/"))
+      .filter((f) => /from "(drizzle-orm(\/[^"]*)?|pg)"/.test(text.get(f) ?? ""))
+      .map(rel);
+    expect(outside).toEqual([]);
+  });
+
+  it(`keeps every handler within about ${MAX_HANDLER_LINES} lines`, () => {
+    const long: string[] = [];
+    const handlerFiles = production.filter((f) =>
+      /^routes\/(.*\.handlers|resourceHandlers)\.ts$/.test(rel(f)),
+    );
+    for (const file of handlerFiles) {
+      const lines = (text.get(file) ?? "").split("\n");
+      lines.forEach((line, start) => {
+        if (!/async \(/.test(line)) return;
+        // The handler's body: from its opening brace to the one that closes it.
+        let depth = 0;
+        let opened = false;
+        for (let end = start; end < lines.length; end++) {
+          const codeLine = (lines[end] ?? "").replace(/"(?:[^"\\]|\\.)*"|`[^`]*`/g, '""');
+          for (const char of codeLine) {
+            if (char === "{") [depth, opened] = [depth + 1, true];
+            if (char === "}") depth--;
+          }
+          if (opened && depth <= 0) {
+            if (end - start + 1 > MAX_HANDLER_LINES + 1) {
+              long.push(`${rel(file)}:${start + 1} (${end - start + 1} lines)`);
+            }
+            return;
+          }
+        }
+      });
+    }
+    expect(long).toEqual([]);
+  });
+
+  it(`has no file over ${MAX_FILE_LINES} lines, tests included`, () => {
+    const over = sources
+      .map((f) => ({ file: rel(f), lines: (text.get(f) ?? "").split("\n").length - 1 }))
+      .filter(({ lines }) => lines > MAX_FILE_LINES)
+      .map(({ file, lines }) => `${file}: ${lines}`);
+    expect(over).toEqual([]);
+  });
+});
+
+describe("package boundaries", () => {
+  it("never imports another package's src/ by relative path", () => {
+    const roots = ["packages", "bench", "deploy", "contracts", "scripts"].map((d) =>
+      path.join(repo, d),
+    );
+    const offenders = roots
+      .filter((d) => fs.existsSync(d))
+      .flatMap(filesUnder)
+      .filter((f) => !f.includes(`${path.sep}generated${path.sep}`))
+      .filter((f) => /\.\.\/\.\.\/[a-z-]+\/src\//.test(fs.readFileSync(f, "utf8")))
+      .map((f) => path.relative(repo, f));
+    expect(offenders).toEqual([]);
+  });
+});
