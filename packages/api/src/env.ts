@@ -99,6 +99,13 @@ const EnvSchema = z.object({
   ),
   /** How long an Idempotency-Key's record counts (a retry later executes again). */
   IDEMPOTENCY_TTL_HOURS: int(1, 24 * 365).default(24),
+  /**
+   * `1`: at start, check every object recorded as mined against the chain (the local stack sets it
+   * after an unclean stop, when the chain may have lost its last seconds). What the chain lacks is
+   * pending again: on the local chain (31337) it is sent again; on any other chain the relayer
+   * stops and `/ready` answers 503 naming the problem.
+   */
+  CHAIN_AUDIT: z.enum(["0", "1"]).default("0").transform((value) => value === "1"),
   /** How long POST /collectibles and /claims wait for confirmation before answering 202. */
   CONFIRM_TIMEOUT_MS: int(0, 600_000).default(5_000),
   /** Most claims in one claimBatch transaction. */

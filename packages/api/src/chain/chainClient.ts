@@ -188,6 +188,20 @@ export function createChainClient(options: ChainClientOptions) {
       if (id !== chainId) throw new Error(`RPC serves chain ${id}, expected ${chainId}`);
     },
     blockNumber: () => client.getBlockNumber({ cacheTime: 0 }),
+    /** Whether the contract has code on this chain. */
+    async contractDeployed(): Promise<boolean> {
+      const code = await client.getCode({ address: contract });
+      return code !== undefined && code !== "0x";
+    },
+    /** The block a transaction was mined in, or undefined when this chain has no such one. */
+    async minedIn(hash: Hex): Promise<bigint | undefined> {
+      try {
+        return (await client.getTransactionReceipt({ hash })).blockNumber;
+      } catch (error) {
+        if (error instanceof TransactionReceiptNotFoundError) return undefined;
+        throw error;
+      }
+    },
     pendingNonce: () =>
       client.getTransactionCount({ address: account.address, blockTag: "pending" }),
     async isClaimed(collectibleId: string, claimId: string): Promise<boolean> {

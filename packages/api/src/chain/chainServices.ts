@@ -53,6 +53,12 @@ export function startChainServices(
     batchSize: env.RELAYER_BATCH_SIZE,
     maxInFlight: env.RELAYER_MAX_IN_FLIGHT,
     onChange: () => statusWaiter.statusesChanged(),
+    audit: {
+      deployment,
+      objects: env.CHAIN_AUDIT,
+      // Only the local development chain is repaired by sending again.
+      repair: env.CHAIN_ID === 31_337,
+    },
   });
   relayer.start();
   const readiness: ReadinessCheck[] = [
@@ -62,7 +68,9 @@ export function startChainServices(
       name: "relayer",
       critical: true,
       check: async () => {
-        const [oldest, ...others] = relayer.status().stuckAtFeeCap;
+        const { chainProblem, stuckAtFeeCap } = relayer.status();
+        if (chainProblem) throw new Error(chainProblem);
+        const [oldest, ...others] = stuckAtFeeCap;
         if (!oldest) return;
         const seconds = Math.round((Date.now() - oldest.since) / 1000);
         const more = others.length > 0 ? ` (and ${others.length} more)` : "";

@@ -18,6 +18,7 @@ import type { Logger } from "../logger.ts";
 import type { ChainClient } from "./chainClient.ts";
 import { sendClaims } from "./claimSender.ts";
 import { sendCollectibles } from "./collectibleSender.ts";
+import { type AuditOptions, auditChain, ChainMismatchError } from "./chainAudit.ts";
 import type { StuckTransaction } from "./contractCalls.ts";
 import { reconcile } from "./reconcile.ts";
 import type { RelayerContext } from "./relayerContext.ts";
@@ -32,6 +33,8 @@ export interface RelayerOptions {
   maxInFlight: number;
   /** Called whenever rows change state (wakes waiting requests). */
   onChange?: () => void;
+  /** Checked before the first send; without it the relayer trusts the chain. */
+  audit?: AuditOptions;
 }
 
 export interface RelayerStatus {
@@ -39,6 +42,8 @@ export interface RelayerStatus {
   lastError: string | null;
   /** Transactions unmined past the replacement delay although they offer the fee cap. */
   stuckAtFeeCap: StuckTransaction[];
+  /** Why the relayer refuses to send on this chain (see chainAudit.ts), until a restart. */
+  chainProblem: string | null;
 }
 
 const IDLE_MS = 200;
@@ -53,6 +58,8 @@ export class Relayer {
   private awaitingIndexer = false;
   private wake: (() => void) | undefined;
   private lastError: string | null = null;
+  private audited = false;
+  private chainProblem: string | null = null;
   private readonly abort = new AbortController();
   private readonly ctx: RelayerContext;
 
@@ -95,6 +102,7 @@ export class Relayer {
       lockHeld: this.lock !== null,
       lastError: this.lastError,
       stuckAtFeeCap: this.options.chain.stuckAtFeeCap(),
+      chainProblem: this.chainProblem,
     };
   }
 
@@ -133,6 +141,14 @@ export class Relayer {
             continue;
           }
         }
+        if (this.chainProblem) {
+          await this.sleep(LOCK_RETRY_MS);
+          continue;
+        }
+        if (!this.audited && this.options.audit) {
+          await auditChain(ctx, this.options.audit);
+          this.audited = true;
+        }
         if (ctx.needsReconcile) {
           await reconcile(ctx);
           ctx.needsReconcile = false;
@@ -145,6 +161,12 @@ export class Relayer {
         if (!worked) await this.sleep(this.awaitingIndexer ? INDEXER_POLL_MS : IDLE_MS);
       } catch (error) {
         if (!this.running) break;
+        if (error instanceof ChainMismatchError) {
+          // Sending would build on a chain that is not the recorded one: stop for good.
+          this.chainProblem = error.message;
+          logger.error({ err: error.message }, "relayer stopped: the chain does not match");
+          continue;
+        }
         ctx.nonce = undefined;
         backoff = Math.min(MAX_BACKOFF_MS, backoff ? backoff * 2 : 250);
         this.lastError = error instanceof Error ? (error.message.split("\n")[0] ?? "") : "error";

@@ -1,0 +1,158 @@
+/**
+ * Never serving state the chain does not have: a chain that lost its last blocks (the local
+ * node's state file is seconds behind after a crash) gets what it lacks sent again when the API
+ * starts with CHAIN_AUDIT=1, and an API whose deployment is not on the chain refuses to send and
+ * says so on /ready.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { collectiblesAbi, uuidToBytes16 } from "@collectibles/contracts";
+import { killAllProcesses } from "@collectibles/devkit/processes";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiCaller, jsonOf, startApiProcess } from "../test/apiProcess.ts";
+import { type ChainStack, startChainStack } from "../test/chainStack.ts";
+import { TEST_MNEMONIC } from "../test/constants.ts";
+import { until } from "../test/faults.ts";
+import { testAppPerFile } from "../test/perFile.ts";
+import { createPostgresDatabase, testDriver } from "../test/testDatabase.ts";
+
+const API_KEY = "ck_test_chainauditchainauditchainaudit";
+const { call } = apiCaller(API_KEY);
+const TIMEOUT = 180_000;
+
+let stack: ChainStack;
+let dataDir: string;
+let dropDatabase: (() => Promise<void>) | undefined;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  stack = await startChainStack();
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-audit-"));
+  // Without the indexer, a mined claim counts as confirmed: the rolled-back blocks are the
+  // chain's alone, as after a crash of the local node.
+  const { INDEXER_URL: _indexer, ...chainEnv } = stack.env;
+  env = {
+    ...chainEnv,
+    NODE_ENV: "test",
+    LOG_LEVEL: "warn",
+    PORT: "0",
+    DATA_DIR: dataDir,
+    API_KEY,
+    WALLET_MNEMONIC: TEST_MNEMONIC,
+    CONFIRM_TIMEOUT_MS: "10000",
+  };
+  if (testDriver() === "postgres") {
+    const database = await createPostgresDatabase();
+    env.DATABASE_URL = database.url;
+    dropDatabase = database.drop;
+  }
+}, 120_000);
+
+afterAll(async () => {
+  killAllProcesses();
+  await stack?.stop();
+  await dropDatabase?.();
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const rpc = (method: string, params: unknown[] = []) =>
+  stack.client.request({ method, params } as never) as Promise<unknown>;
+
+describe("a local chain that lost its last blocks", () => {
+  it(
+    "gets every claim it lacks sent again, and each ends confirmed once on-chain",
+    async () => {
+      let api = await startApiProcess(env);
+      const org = await jsonOf(await call(api.url, "POST", "/organizations", { name: "Audit" }));
+      const created = await jsonOf(
+        await call(api.url, "POST", "/collectibles", {
+          organization_id: org.data.id,
+          name: "Kept",
+          total_count: 10,
+        }),
+      );
+      const collectibleId: string = created.data.id;
+      expect(created.data.status).toBe("confirmed");
+      // The node's last saved state: the collectible is there, the claims to come are not.
+      const saved = await rpc("evm_snapshot");
+      const claims: string[] = [];
+      for (const email of ["a@audit.example", "b@audit.example", "c@audit.example"]) {
+        const res = await jsonOf(
+          await call(api.url, "POST", "/claims", { collectible_id: collectibleId, email }),
+        );
+        expect(res.data.status).toBe("confirmed");
+        claims.push(res.data.id);
+      }
+      await api.process.stop();
+      // The node comes back from its state file without the claims' blocks.
+      await rpc("evm_revert", [saved]);
+      const claimedOf = () =>
+        stack.client.readContract({
+          address: stack.contract,
+          abi: collectiblesAbi,
+          functionName: "claimedCount",
+          args: [uuidToBytes16(collectibleId)],
+        });
+      expect(await claimedOf()).toBe(0n);
+
+      api = await startApiProcess({ ...env, CHAIN_AUDIT: "1" });
+      await until(
+        "the lost claims minted again",
+        async () => ((await claimedOf()) === 3n ? true : undefined),
+        { timeoutMs: 60_000 },
+      );
+      for (const id of claims) {
+        const res = await jsonOf(await call(api.url, "GET", `/claims/${id}`));
+        expect(res.data.status).toBe("confirmed");
+      }
+      const listed = await jsonOf(
+        await call(api.url, "GET", `/claims?collectible_id=${collectibleId}`),
+      );
+      expect(listed.pagination.count).toBe(3);
+      await api.process.stop();
+    },
+    TIMEOUT,
+  );
+});
+
+describe("a chain without the deployment", () => {
+  const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), "api-audit-deployments-"));
+  afterAll(() => fs.rmSync(elsewhere, { recursive: true, force: true }));
+  beforeAll(() => {
+    // The recorded deployment names an address where this chain has no code.
+    const file = path.join(stack.deploymentsDir, "31337.json");
+    const recorded = JSON.parse(fs.readFileSync(file, "utf8"));
+    recorded.address = "0x000000000000000000000000000000000000dEaD";
+    fs.writeFileSync(path.join(elsewhere, "31337.json"), JSON.stringify(recorded));
+  });
+
+  const t = testAppPerFile({
+    env: {
+      get RPC_URL() {
+        return stack.rpcUrl;
+      },
+      CHAIN_ID: "31337",
+      DEPLOYMENTS_DIR: elsewhere,
+    },
+  });
+
+  it(
+    "answers /ready 503 naming the missing deployment, and sends nothing",
+    async () => {
+      const ready = await until(
+        "/ready to name the chain problem",
+        async () => {
+          const res = await t.call("GET", "/ready", { key: null });
+          return res.status === 503 ? res : undefined;
+        },
+        { timeoutMs: 30_000 },
+      );
+      const relayer = ready.body.error.details.find((c: { name: string }) => c.name === "relayer");
+      expect(relayer.message).toMatch(
+        /no code at contract 0x000000000000000000000000000000000000dEaD/,
+      );
+    },
+    TIMEOUT,
+  );
+});
