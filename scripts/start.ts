@@ -1,22 +1,29 @@
 /**
  * `pnpm start`: the whole service on one machine with no configuration.
  *
- * Local default (no RPC_URL): starts a local chain (anvil), deploys the contract, runs the
- * indexer on embedded PGlite and the API on embedded PGlite, waits until each is ready, prints the
- * base URL, the API key and where data lives, and stops everything cleanly on Ctrl-C.
+ * Local default (no RPC_URL): a local chain (anvil) that keeps its state in the data folder, the
+ * contract (deployed on the first start, and again if the chain lost it), the indexer and the API
+ * on embedded PGlite; waits until each is ready, prints the base URL, where data lives and whether
+ * it resumed, and stops everything cleanly on Ctrl-C. Every start continues where the last one
+ * stopped; `pnpm start --fresh` wipes the local data first (scripts/localData.ts says what).
+ * After a crash (the last run left its marker) the chain may be seconds behind what the indexer
+ * and the API saw: the indexer is rebuilt from the chain and the API checks every object it
+ * recorded (CHAIN_AUDIT=1), sending again what the chain lacks.
  *
  * With RPC_URL and CHAIN_ID set it uses that chain and its committed deployment instead of
  * starting one; DATABASE_URL switches both databases to PostgreSQL.
  */
-import { mkdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type LocalChain, startLocalChain } from "@collectibles/devkit/chain";
+import { dropSchema } from "@collectibles/devkit/postgres";
 import {
   httpAnswers,
   type ManagedProcess,
   runToEnd,
   startProcess,
 } from "@collectibles/devkit/processes";
+import { claimData, localData, releaseData, wipeData } from "./localData.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const env = process.env;
@@ -26,6 +33,12 @@ const chainId = env.CHAIN_ID ?? "31337";
 const indexerPort = Number(env.INDEXER_PORT ?? 42069);
 const apiPort = Number(env.PORT ?? 3000);
 const dataDir = env.DATA_DIR ?? `${root}.data`;
+const data = localData(dataDir);
+const fresh = process.argv.includes("--fresh");
+/** Whether the chain ended the way it should (asked to, so anvil wrote its state). */
+let chainStoppedCleanly = true;
+/** Whether this process marked the data folder as in use (and so may release it). */
+let dataClaimed = false;
 
 /** Started in this order, stopped in the reverse one. */
 const services: { name: string; stop(): Promise<unknown> }[] = [];
@@ -77,43 +90,111 @@ async function stopAll(exitCode: number): Promise<void> {
     await service.stop().catch(() => {});
     log(`${service.name} stopped`);
   }
+  // Kept after a chain that died on its own: the next start checks what it may have lost.
+  if (dataClaimed && chainStoppedCleanly) releaseData(data);
   process.exit(exitCode);
 }
 
 process.on("SIGINT", () => void stopAll(0));
 process.on("SIGTERM", () => void stopAll(0));
 
+/** Code at the recorded address, if a deployment was recorded and the chain has it. */
+async function deployedContract(rpcUrl: string): Promise<string | undefined> {
+  const file = `${data.deployments}/${chainId}.json`;
+  if (!existsSync(file)) return undefined;
+  const { address } = JSON.parse(readFileSync(file, "utf8")) as { address: string };
+  const response = await fetch(rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "eth_getCode",
+      params: [address, "latest"],
+    }),
+  });
+  const { result } = (await response.json()) as { result?: string };
+  return result && result !== "0x" ? address : undefined;
+}
+
+async function deploy(rpcUrl: string): Promise<void> {
+  log("deploying the Collectibles contract");
+  const run = await runToEnd({
+    name: "deploy",
+    ...pnpm(["--filter", "@collectibles/deploy", "run", "deploy:local"]),
+    cwd: root,
+    env: { ...env, LOCAL_RPC_URL: rpcUrl, RPC_URL: rpcUrl, DEPLOYMENTS_DIR: data.deployments },
+    onLine: (line) => console.log(`[deploy] ${line}`),
+    timeoutMs: 300_000,
+  });
+  if (run.code !== 0) throw new Error(`deploy failed (exit ${run.code ?? run.signal})`);
+}
+
+/**
+ * The local chain from its state file, and the contract on it. Answers whether the API must
+ * check its records against the chain (after a crash, or when the contract had to be deployed
+ * again), in which case the indexer's data, a projection of the chain, is rebuilt too.
+ */
+async function startLocalStack(): Promise<{ rpcUrl: string; auditChain: boolean }> {
+  if (fresh) {
+    if (env.DATABASE_URL) {
+      throw new Error(
+        "--fresh removes local files only, and DATABASE_URL's database still holds rows made " +
+          "with the mnemonic in the data folder: drop that database (and the indexer's schema) " +
+          "yourself, then run --fresh without DATABASE_URL or start again with it",
+      );
+    }
+    wipeData(data, log);
+  }
+  const { lastRunCrashed } = claimData(data);
+  dataClaimed = true;
+  const resuming = existsSync(data.chainState);
+  log(
+    resuming
+      ? `resuming the local chain and data in ${dataDir}` +
+          (lastRunCrashed ? " (the last run did not stop cleanly)" : "")
+      : `starting fresh: local chain and data in ${dataDir}`,
+  );
+  log(`starting a local chain (anvil) on port ${chainPort} (chain id 31337)`);
+  const chain: LocalChain = await startLocalChain({
+    port: chainPort,
+    stateFile: data.chainState,
+    // A crash loses at most the last second of the chain; the API sends it again.
+    stateIntervalSeconds: 1,
+    logFile: `${dataDir}/chain/chain.log`,
+  }).catch((error: Error) => {
+    throw new Error(`${error.message}\nIs something else on port ${chainPort}? Set CHAIN_PORT.`);
+  });
+  services.push({ name: "chain", stop: () => chain.stop() });
+  void chain.process.exited.then(() => {
+    if (!stopping) chainStoppedCleanly = false;
+  });
+  log(`chain log: ${dataDir}/chain/chain.log`);
+  let redeployed = false;
+  if (!(await deployedContract(chain.rpcUrl))) {
+    if (existsSync(`${data.deployments}/${chainId}.json`)) {
+      log("the chain lacks the recorded contract (its state was lost): deploying it again");
+      redeployed = true;
+    }
+    await deploy(chain.rpcUrl);
+  }
+  const auditChain = lastRunCrashed || redeployed;
+  if (auditChain) {
+    log("rebuilding the indexer from the chain; the API will check its records against it");
+    rmSync(data.indexer, { recursive: true, force: true });
+    if (env.DATABASE_URL) await dropSchema(env.DATABASE_URL, env.DATABASE_SCHEMA ?? "collectibles");
+  }
+  return { rpcUrl: chain.rpcUrl, auditChain };
+}
+
 async function main() {
   mkdirSync(dataDir, { recursive: true });
-  const deploymentsDir = localChain ? `${dataDir}/deployments` : (env.DEPLOYMENTS_DIR ?? "");
+  const deploymentsDir = localChain ? data.deployments : (env.DEPLOYMENTS_DIR ?? "");
   let rpcUrl = env.RPC_URL ?? `http://127.0.0.1:${chainPort}`;
 
+  let auditChain = false;
   if (localChain) {
-    // The local chain keeps no state between runs, so the local sandbox starts fresh each time:
-    // data recorded against the previous chain would point at tokens that no longer exist.
-    for (const dir of ["deployments", "indexer", "api"]) {
-      rmSync(`${dataDir}/${dir}`, { recursive: true, force: true });
-    }
-    log(`starting a local chain (anvil) on port ${chainPort} (chain id 31337)`);
-    const chain: LocalChain = await startLocalChain({
-      port: chainPort,
-      logFile: `${dataDir}/chain.log`,
-    }).catch((error: Error) => {
-      throw new Error(`${error.message}\nIs something else on port ${chainPort}? Set CHAIN_PORT.`);
-    });
-    services.push({ name: "chain", stop: () => chain.stop() });
-    rpcUrl = chain.rpcUrl;
-    log(`chain log: ${dataDir}/chain.log`);
-    log("deploying the Collectibles contract");
-    const deploy = await runToEnd({
-      name: "deploy",
-      ...pnpm(["--filter", "@collectibles/deploy", "run", "deploy:local"]),
-      cwd: root,
-      env: { ...env, LOCAL_RPC_URL: rpcUrl, RPC_URL: rpcUrl, DEPLOYMENTS_DIR: deploymentsDir },
-      onLine: (line) => console.log(`[deploy] ${line}`),
-      timeoutMs: 300_000,
-    });
-    if (deploy.code !== 0) throw new Error(`deploy failed (exit ${deploy.code ?? deploy.signal})`);
+    ({ rpcUrl, auditChain } = await startLocalStack());
   }
 
   const shared: Record<string, string> = {
@@ -126,7 +207,7 @@ async function main() {
   const indexer = startService(
     "indexer",
     ["--filter", "@collectibles/indexer", "run", "start"],
-    { ...shared, INDEXER_PORT: String(indexerPort), INDEXER_DATA_DIR: `${dataDir}/indexer` },
+    { ...shared, INDEXER_PORT: String(indexerPort), INDEXER_DATA_DIR: data.indexer },
     // Ponder must be stopped with SIGINT, or its next start waits on a schema lock.
     "SIGINT",
   );
@@ -142,6 +223,7 @@ async function main() {
     PORT: String(apiPort),
     INDEXER_URL: `http://127.0.0.1:${indexerPort}`,
     DATA_DIR: dataDir,
+    ...(auditChain ? { CHAIN_AUDIT: "1" } : {}),
   });
   await api.waitUntil("ready", () => httpAnswers(`http://127.0.0.1:${apiPort}/ready`), 60_000);
 

@@ -57,3 +57,9 @@ export function redactPassword(connectionString: string): string {
     return "<invalid connection string>";
   }
 }
+
+/** Drops a schema and everything in it (a projection to be rebuilt, such as the indexer's). */
+export async function dropSchema(databaseUrl: string, schema: string): Promise<void> {
+  const quoted = `"${schema.replaceAll('"', '""')}"`;
+  await asAdmin(databaseUrl, (client) => client.query(`DROP SCHEMA IF EXISTS ${quoted} CASCADE`));
+}
