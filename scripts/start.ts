@@ -22,6 +22,7 @@ import {
   type ManagedProcess,
   runToEnd,
   startProcess,
+  stopProcessesYourselfOnSignals,
 } from "@collectibles/devkit/processes";
 import { claimData, localData, releaseData, wipeData } from "./localData.ts";
 
@@ -34,6 +35,8 @@ const indexerPort = Number(env.INDEXER_PORT ?? 42069);
 const apiPort = Number(env.PORT ?? 3000);
 const dataDir = env.DATA_DIR ?? `${root}.data`;
 const data = localData(dataDir);
+/** The indexer's schema (its tables, with DATABASE_URL; PGlite uses it too). */
+const indexerSchema = env.DATABASE_SCHEMA ?? "collectibles";
 const fresh = process.argv.includes("--fresh");
 /** Whether the chain ended the way it should (asked to, so anvil wrote its state). */
 let chainStoppedCleanly = true;
@@ -48,23 +51,25 @@ function log(message: string) {
   console.log(`[start] ${message}`);
 }
 
-/** pnpm from inside a pnpm script (it sets npm_execpath to itself), else from the PATH. */
+/** pnpm from inside a pnpm script (it sets npm_execpath to itself), else the pinned one via npx. */
 function pnpm(args: string[]): { command: string; args: string[] } {
   const cli = env.npm_execpath;
-  return cli ? { command: process.execPath, args: [cli, ...args] } : { command: "pnpm", args };
+  // Started by npm or npx instead (npm_execpath is then npm's): the pinned pnpm through npx.
+  if (!cli?.includes("pnpm")) return { command: "npx", args: ["-y", "pnpm@10.34.9", ...args] };
+  return { command: process.execPath, args: [cli, ...args] };
 }
 
 /** A service in the foreground: its lines prefixed with its name; its exit stops the rest. */
 function startService(
   name: string,
-  args: string[],
+  run: { command: string; args: string[]; cwd?: string },
   extraEnv: Record<string, string>,
   stopSignal?: NodeJS.Signals,
 ) {
   const child: ManagedProcess = startProcess({
     name,
-    ...pnpm(args),
     cwd: root,
+    ...run,
     env: { ...env, PONDER_TELEMETRY_DISABLED: "1", ...extraEnv },
     onLine: (line) => {
       if (line.trim()) console.log(`[${name}] ${line}`);
@@ -95,6 +100,9 @@ async function stopAll(exitCode: number): Promise<void> {
   process.exit(exitCode);
 }
 
+// Ctrl-C stops the services one by one, each as it wants to be stopped (anvil writes its state,
+// Ponder releases its schema lock), instead of the process helper killing them all at once.
+stopProcessesYourselfOnSignals();
 process.on("SIGINT", () => void stopAll(0));
 process.on("SIGTERM", () => void stopAll(0));
 
@@ -115,6 +123,26 @@ async function deployedContract(rpcUrl: string): Promise<string | undefined> {
   });
   const { result } = (await response.json()) as { result?: string };
   return result && result !== "0x" ? address : undefined;
+}
+
+async function chainHead(rpcUrl: string): Promise<number> {
+  const response = await fetch(rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }),
+  });
+  return Number(((await response.json()) as { result: string }).result);
+}
+
+/** The block the indexer has indexed up to (Ponder's /status), or -1 while it says nothing. */
+async function indexedBlock(port: number): Promise<number> {
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}/status`);
+    const status = (await response.json()) as Record<string, { block?: { number?: number } }>;
+    return Math.min(...Object.values(status).map((chain) => chain.block?.number ?? -1));
+  } catch {
+    return -1;
+  }
 }
 
 async function deploy(rpcUrl: string): Promise<void> {
@@ -182,7 +210,7 @@ async function startLocalStack(): Promise<{ rpcUrl: string; auditChain: boolean 
   if (auditChain) {
     log("rebuilding the indexer from the chain; the API will check its records against it");
     rmSync(data.indexer, { recursive: true, force: true });
-    if (env.DATABASE_URL) await dropSchema(env.DATABASE_URL, env.DATABASE_SCHEMA ?? "collectibles");
+    if (env.DATABASE_URL) await dropSchema(env.DATABASE_URL, indexerSchema);
   }
   return { rpcUrl: chain.rpcUrl, auditChain };
 }
@@ -204,10 +232,23 @@ async function main() {
   };
 
   log(`starting the indexer on http://127.0.0.1:${indexerPort}`);
+  // Ponder itself rather than the package's start script: behind `pnpm run`, SIGINT ends pnpm at
+  // once and Ponder dies mid-shutdown, holding its schema lock, so the next start waits and then
+  // re-indexes as after a crash.
+  const indexerDir = `${root}packages/indexer`;
   const indexer = startService(
     "indexer",
-    ["--filter", "@collectibles/indexer", "run", "start"],
-    { ...shared, INDEXER_PORT: String(indexerPort), INDEXER_DATA_DIR: data.indexer },
+    {
+      command: process.execPath,
+      args: [
+        `${indexerDir}/node_modules/ponder/dist/esm/bin/ponder.js`,
+        "start",
+        ...["--schema", indexerSchema, "--port", String(indexerPort)],
+      ],
+      cwd: indexerDir,
+    },
+    // Ponder takes PORT over its --port flag: the API's PORT must not reach it.
+    { ...shared, INDEXER_DATA_DIR: data.indexer, PORT: String(indexerPort) },
     // Ponder must be stopped with SIGINT, or its next start waits on a schema lock.
     "SIGINT",
   );
@@ -216,9 +257,18 @@ async function main() {
     () => httpAnswers(`http://127.0.0.1:${indexerPort}/ready`),
     120_000,
   );
+  // Ponder answers /ready once its backfill is done, but on a restart it indexes the recent,
+  // unfinalized blocks again live: the API starts once the indexer has the chain's head, so its
+  // first answers already show every claim's edition and holder.
+  const head = await chainHead(rpcUrl);
+  await indexer.waitUntil(
+    `caught up with the chain (block ${head})`,
+    async () => (await indexedBlock(indexerPort)) >= head,
+    300_000,
+  );
 
   log(`starting the API on http://127.0.0.1:${apiPort}`);
-  const api = startService("api", ["--filter", "@collectibles/api", "run", "start"], {
+  const api = startService("api", pnpm(["--filter", "@collectibles/api", "run", "start"]), {
     ...shared,
     PORT: String(apiPort),
     INDEXER_URL: `http://127.0.0.1:${indexerPort}`,

@@ -74,10 +74,31 @@ export function signalGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
+/** Whether any process of the group still runs. */
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Kills every process group started here that still runs (e.g. in a test's `afterAll`). */
 export function killAllProcesses(): void {
   for (const pid of tracked) signalGroup(pid, "SIGKILL");
   tracked.clear();
+}
+
+let killOnSignal = true;
+
+/**
+ * For a program that stops its processes itself on SIGINT/SIGTERM/SIGHUP (gracefully, in order,
+ * as `pnpm start` does): a signal no longer kills them at once. They are still killed when this
+ * process exits.
+ */
+export function stopProcessesYourselfOnSignals(): void {
+  killOnSignal = false;
 }
 
 function installCleanup(): void {
@@ -87,6 +108,7 @@ function installCleanup(): void {
   // A test runner ends its workers with a signal, and "exit" handlers do not run then.
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     const onSignal = () => {
+      if (!killOnSignal) return;
       killAllProcesses();
       // Keep the default behaviour (exit by that signal) unless someone else handles it.
       if (process.listenerCount(signal) === 1) {
@@ -201,10 +223,19 @@ export function startProcess(options: ProcessOptions): ManagedProcess {
       stopping ??= (async () => {
         signalGroup(pid, "SIGCONT");
         signalGroup(pid, options.stopSignal ?? "SIGTERM");
+        const deadline = Date.now() + graceMs;
         const timer = new Promise<"timeout">((resolve) => setTimeout(resolve, graceMs, "timeout"));
-        const forced = (await Promise.race([exited, timer])) === "timeout";
-        // Whatever the group still holds (workers, a wrapped binary) goes too.
-        signalGroup(pid, "SIGKILL");
+        let forced = (await Promise.race([exited, timer])) === "timeout";
+        // A wrapper (pnpm, a shell) exits at once on the signal while what it runs is still
+        // shutting down (Ponder releasing its schema lock): wait for the whole group, within the
+        // same grace, before killing what is left of it.
+        while (!forced && groupAlive(pid) && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        if (groupAlive(pid)) {
+          forced = true;
+          signalGroup(pid, "SIGKILL");
+        }
         return { ...(await exited), forced };
       })();
       return stopping;
