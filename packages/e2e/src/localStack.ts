@@ -1,0 +1,141 @@
+/**
+ * `pnpm start` as a user runs it (`node scripts/start.ts` with the user's environment), on ports
+ * and a data folder of the test's choosing, and the ways a user ends it: Ctrl-C (SIGINT), or a
+ * crash that kills every one of its processes at once (SIGKILL).
+ */
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { freePort, type ManagedProcess, startProcess } from "@collectibles/devkit/processes";
+
+const root = path.resolve(import.meta.dirname, "../../..");
+/** Every start's output, kept for a post-mortem (and as a CI artifact). */
+const logDir = path.resolve(import.meta.dirname, "../test-results");
+let starts = 0;
+
+export interface StackOptions {
+  dataDir: string;
+  /** Added to this process's environment (DATABASE_URL, API_KEY, …). */
+  env?: Record<string, string>;
+  /** Arguments after `pnpm start` (`--fresh`). */
+  args?: string[];
+  ports?: StackPorts;
+}
+
+export interface StackPorts {
+  api: number;
+  chain: number;
+  indexer: number;
+}
+
+export interface RunningStack {
+  apiUrl: string;
+  indexerUrl: string;
+  rpcUrl: string;
+  ports: StackPorts;
+  process: ManagedProcess;
+  /** Every line `pnpm start` printed so far (its own and its services'). */
+  lines: string[];
+  /** The API key printed on a first start, if one was. */
+  printedKey(): string | undefined;
+  /** Ctrl-C: resolves once everything stopped. */
+  stop(): Promise<void>;
+  /** Every process of the stack killed at once with SIGKILL, as a power cut would. */
+  crash(): void;
+}
+
+const running = new Set<RunningStack>();
+
+/** Kills whatever a test left running (its stacks' every process): for `afterAll`. */
+export function killStacks(): void {
+  for (const stack of running) stack.crash();
+  running.clear();
+}
+
+export async function freePorts(): Promise<StackPorts> {
+  return { api: await freePort(), chain: await freePort(), indexer: await freePort() };
+}
+
+/** Starts `pnpm start` and resolves once it prints that it is ready. */
+export async function startStack(options: StackOptions): Promise<RunningStack> {
+  const ports = options.ports ?? (await freePorts());
+  const lines: string[] = [];
+  mkdirSync(logDir, { recursive: true });
+  const child = startProcess({
+    logFile: path.join(logDir, `${path.basename(options.dataDir)}-${++starts}.log`),
+    name: "pnpm start",
+    command: process.execPath,
+    args: ["scripts/start.ts", ...(options.args ?? [])],
+    cwd: root,
+    env: {
+      ...process.env,
+      DATA_DIR: options.dataDir,
+      PORT: String(ports.api),
+      CHAIN_PORT: String(ports.chain),
+      INDEXER_PORT: String(ports.indexer),
+      ...options.env,
+    },
+    onLine: (line) => lines.push(line),
+  });
+  const stack: RunningStack = {
+    apiUrl: `http://127.0.0.1:${ports.api}`,
+    indexerUrl: `http://127.0.0.1:${ports.indexer}`,
+    rpcUrl: `http://127.0.0.1:${ports.chain}`,
+    ports,
+    process: child,
+    lines,
+    printedKey: () => lines.join("\n").match(/ck_live_[A-Za-z0-9]{24,}/)?.[0],
+    async stop() {
+      process.kill(child.pid, "SIGINT");
+      await child.exited;
+    },
+    crash() {
+      for (const pid of descendantsOf(child.pid)) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          // already gone
+        }
+      }
+    },
+  };
+  running.add(stack);
+  void child.exited.then(() => running.delete(stack));
+  await child.waitForLine(/^\[start\] ready/, 300_000);
+  return stack;
+}
+
+/** `pid` and every process below it, read from /proc. */
+function descendantsOf(pid: number): number[] {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {
+      // exited while we looked
+    }
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) {
+    for (const [child, parent] of parents) if (parent === tree[i]) tree.push(child);
+  }
+  return tree;
+}
+
+/** HTTP to the stack's API with `key` as the Basic username. */
+export function apiOf(stack: { apiUrl: string }, key: string) {
+  const authorization = `Basic ${Buffer.from(`${key}:`).toString("base64")}`;
+  return async (method: string, urlPath: string, json?: unknown) => {
+    const res = await fetch(stack.apiUrl + urlPath, {
+      method,
+      headers: {
+        authorization,
+        ...(json === undefined ? {} : { "content-type": "application/json" }),
+      },
+      body: json === undefined ? undefined : JSON.stringify(json),
+    });
+    // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON came back.
+    return { status: res.status, body: (await res.json()) as any };
+  };
+}

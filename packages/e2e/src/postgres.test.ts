@@ -1,0 +1,66 @@
+/**
+ * `pnpm start` with DATABASE_URL (the API and the indexer on PostgreSQL) keeps everything across
+ * Ctrl-C and a second start, and `--fresh` refuses rather than orphan the database's rows.
+ * Needs TEST_DATABASE_URL (a role allowed to create databases), like the other PostgreSQL suites.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createPostgresDatabase, type ThrowAwayDatabase } from "@collectibles/devkit/postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { confirmed } from "./confirmations.ts";
+import { apiOf, killStacks, startStack } from "./localStack.ts";
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "e2e-postgres-"));
+let database: ThrowAwayDatabase;
+
+beforeAll(async () => {
+  const server = process.env.TEST_DATABASE_URL;
+  if (!server) throw new Error("TEST_DATABASE_URL is not set (bash scripts/ci-postgres.sh)");
+  database = await createPostgresDatabase(server, "e2e_start");
+});
+afterAll(async () => {
+  killStacks();
+  await database?.drop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("pnpm start on PostgreSQL", () => {
+  it("keeps every object and key across Ctrl-C and a second start; --fresh refuses", async () => {
+    const env = { DATABASE_URL: database.url };
+    const first = await startStack({ dataDir, env });
+    const key = first.printedKey() as string;
+    let api = apiOf(first, key);
+    const org = (await api("POST", "/organizations", { name: "On PostgreSQL" })).body.data;
+    const created = await api("POST", "/collectibles", {
+      organization_id: org.id,
+      name: "Kept",
+      total_count: 3,
+    });
+    const collectibleId = (await confirmed(api, `/collectibles/${created.body.data.id}`)).id;
+    const claim = await api("POST", "/claims", {
+      collectible_id: collectibleId,
+      email: "pg@e2e.example",
+    });
+    await confirmed(api, `/claims/${claim.body.data.id}`);
+    await first.stop();
+
+    const second = await startStack({ dataDir, env });
+    expect(second.lines.join("\n")).toContain("resuming the local chain and data");
+    api = apiOf(second, key);
+    expect((await api("GET", `/organizations/${org.id}`)).body.data.wallet_address).toBe(
+      org.wallet_address,
+    );
+    expect((await api("GET", `/claims/${claim.body.data.id}`)).body.data).toMatchObject({
+      status: "confirmed",
+      edition: 1,
+    });
+    expect((await api("GET", `/collectibles/${collectibleId}`)).body.data.claimed_count).toBe(1);
+    await second.stop();
+
+    await expect(startStack({ dataDir, env, args: ["--fresh"] })).rejects.toThrow(
+      /--fresh removes local files only/,
+    );
+    expect(fs.existsSync(path.join(dataDir, "api"))).toBe(true);
+  });
+});
