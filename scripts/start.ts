@@ -24,6 +24,7 @@ import {
   startProcess,
   stopProcessesYourselfOnSignals,
 } from "@collectibles/devkit/processes";
+import { chainHead, codeAt, indexedBlock } from "./chainProbes.ts";
 import { claimData, localData, releaseData, wipeData } from "./localData.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
@@ -43,6 +44,8 @@ let chainStoppedCleanly = true;
 /** Whether this process marked the data folder as in use (and so may release it). */
 let dataClaimed = false;
 
+/** An indexer the supervisor stopped on purpose: its exit stops nothing else. */
+let replacedIndexer: ManagedProcess | undefined;
 /** Started in this order, stopped in the reverse one. */
 const services: { name: string; stop(): Promise<unknown> }[] = [];
 let stopping = false;
@@ -79,7 +82,7 @@ function startService(
   services.push(child);
   // One part dying takes the others down: a half-running service would only mislead.
   void child.exited.then((exit) => {
-    if (stopping) return;
+    if (stopping || child === replacedIndexer) return;
     log(`${name} exited (${exit.signal ?? exit.code}); stopping the rest`);
     void stopAll(1);
   });
@@ -105,45 +108,6 @@ async function stopAll(exitCode: number): Promise<void> {
 stopProcessesYourselfOnSignals();
 process.on("SIGINT", () => void stopAll(0));
 process.on("SIGTERM", () => void stopAll(0));
-
-/** Code at the recorded address, if a deployment was recorded and the chain has it. */
-async function deployedContract(rpcUrl: string): Promise<string | undefined> {
-  const file = `${data.deployments}/${chainId}.json`;
-  if (!existsSync(file)) return undefined;
-  const { address } = JSON.parse(readFileSync(file, "utf8")) as { address: string };
-  const response = await fetch(rpcUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "eth_getCode",
-      params: [address, "latest"],
-    }),
-  });
-  const { result } = (await response.json()) as { result?: string };
-  return result && result !== "0x" ? address : undefined;
-}
-
-async function chainHead(rpcUrl: string): Promise<number> {
-  const response = await fetch(rpcUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }),
-  });
-  return Number(((await response.json()) as { result: string }).result);
-}
-
-/** The block the indexer has indexed up to (Ponder's /status), or -1 while it says nothing. */
-async function indexedBlock(port: number): Promise<number> {
-  try {
-    const response = await fetch(`http://127.0.0.1:${port}/status`);
-    const status = (await response.json()) as Record<string, { block?: { number?: number } }>;
-    return Math.min(...Object.values(status).map((chain) => chain.block?.number ?? -1));
-  } catch {
-    return -1;
-  }
-}
 
 async function deploy(rpcUrl: string): Promise<void> {
   log("deploying the Collectibles contract");
@@ -199,8 +163,12 @@ async function startLocalStack(): Promise<{ rpcUrl: string; auditChain: boolean 
   });
   log(`chain log: ${dataDir}/chain/chain.log`);
   let redeployed = false;
-  if (!(await deployedContract(chain.rpcUrl))) {
-    if (existsSync(`${data.deployments}/${chainId}.json`)) {
+  const deploymentFile = `${data.deployments}/${chainId}.json`;
+  const recorded = existsSync(deploymentFile)
+    ? (JSON.parse(readFileSync(deploymentFile, "utf8")) as { address: string }).address
+    : undefined;
+  if (!recorded || !(await codeAt(chain.rpcUrl, recorded))) {
+    if (recorded) {
       log("the chain lacks the recorded contract (its state was lost): deploying it again");
       redeployed = true;
     }
@@ -213,6 +181,81 @@ async function startLocalStack(): Promise<{ rpcUrl: string; auditChain: boolean 
     if (env.DATABASE_URL) await dropSchema(env.DATABASE_URL, indexerSchema);
   }
   return { rpcUrl: chain.rpcUrl, auditChain };
+}
+
+/**
+ * Ponder itself rather than the package's start script: behind `pnpm run`, SIGINT ends pnpm at
+ * once and Ponder dies mid-shutdown, holding its schema lock, so the next start waits and then
+ * re-indexes as after a crash. Resolves once it answers /ready.
+ */
+async function startIndexer(shared: Record<string, string>): Promise<{ current: ManagedProcess }> {
+  const indexerDir = `${root}packages/indexer`;
+  const child = startService(
+    "indexer",
+    {
+      command: process.execPath,
+      args: [
+        `${indexerDir}/node_modules/ponder/dist/esm/bin/ponder.js`,
+        "start",
+        ...["--schema", indexerSchema, "--port", String(indexerPort)],
+      ],
+      cwd: indexerDir,
+    },
+    // Ponder takes PORT over its --port flag: the API's PORT must not reach it.
+    { ...shared, INDEXER_DATA_DIR: data.indexer, PORT: String(indexerPort) },
+    // Ponder must be stopped with SIGINT, or its next start waits on a schema lock.
+    "SIGINT",
+  );
+  await child.waitUntil(
+    "ready",
+    () => httpAnswers(`http://127.0.0.1:${indexerPort}/ready`),
+    120_000,
+  );
+  return { current: child };
+}
+
+/** How long the indexer may stay behind a chain that answers before it is restarted. */
+const INDEXER_STUCK_MS = 10_000;
+
+/**
+ * After the chain stalls (a paused node, an overloaded RPC), Ponder's RPC rate limiter can stay
+ * throttled for minutes while requests queue up ("Unable to find available JSON-RPC provider
+ * within expected time"): the indexer answers but no longer advances. When it stays behind a
+ * chain that answers for INDEXER_STUCK_MS, it is restarted; a restart resumes at once.
+ */
+function superviseIndexer(
+  indexer: { current: ManagedProcess },
+  rpcUrl: string,
+  shared: Record<string, string>,
+) {
+  let progress = { indexed: -1, at: Date.now() };
+  let restarting = false;
+  const timer = setInterval(async () => {
+    if (stopping || restarting) return;
+    const head = await chainHead(rpcUrl).catch(() => undefined);
+    const indexed = await indexedBlock(indexerPort);
+    if (head === undefined || indexed >= head || indexed !== progress.indexed) {
+      progress = { indexed, at: Date.now() };
+      return;
+    }
+    if (Date.now() - progress.at < INDEXER_STUCK_MS) return;
+    restarting = true;
+    log(`the indexer is stuck at block ${indexed} while the chain is at ${head}: restarting it`);
+    try {
+      replacedIndexer = indexer.current;
+      await indexer.current.stop(15_000);
+      services.splice(services.indexOf(indexer.current), 1);
+      indexer.current = (await startIndexer(shared)).current;
+      log("the indexer is back");
+    } catch (error) {
+      log(`restarting the indexer failed: ${(error as Error).message}`);
+      void stopAll(1);
+    } finally {
+      progress = { indexed: -1, at: Date.now() };
+      restarting = false;
+    }
+  }, 2_000);
+  timer.unref();
 }
 
 async function main() {
@@ -232,36 +275,12 @@ async function main() {
   };
 
   log(`starting the indexer on http://127.0.0.1:${indexerPort}`);
-  // Ponder itself rather than the package's start script: behind `pnpm run`, SIGINT ends pnpm at
-  // once and Ponder dies mid-shutdown, holding its schema lock, so the next start waits and then
-  // re-indexes as after a crash.
-  const indexerDir = `${root}packages/indexer`;
-  const indexer = startService(
-    "indexer",
-    {
-      command: process.execPath,
-      args: [
-        `${indexerDir}/node_modules/ponder/dist/esm/bin/ponder.js`,
-        "start",
-        ...["--schema", indexerSchema, "--port", String(indexerPort)],
-      ],
-      cwd: indexerDir,
-    },
-    // Ponder takes PORT over its --port flag: the API's PORT must not reach it.
-    { ...shared, INDEXER_DATA_DIR: data.indexer, PORT: String(indexerPort) },
-    // Ponder must be stopped with SIGINT, or its next start waits on a schema lock.
-    "SIGINT",
-  );
-  await indexer.waitUntil(
-    "ready",
-    () => httpAnswers(`http://127.0.0.1:${indexerPort}/ready`),
-    120_000,
-  );
+  const indexer = await startIndexer(shared);
   // Ponder answers /ready once its backfill is done, but on a restart it indexes the recent,
   // unfinalized blocks again live: the API starts once the indexer has the chain's head, so its
   // first answers already show every claim's edition and holder.
   const head = await chainHead(rpcUrl);
-  await indexer.waitUntil(
+  await indexer.current.waitUntil(
     `caught up with the chain (block ${head})`,
     async () => (await indexedBlock(indexerPort)) >= head,
     300_000,
@@ -280,6 +299,7 @@ async function main() {
   // The service handles do not hold this process open (so a test never hangs on one): this does,
   // until Ctrl-C or a service's exit stops everything.
   setInterval(() => {}, 60_000);
+  if (localChain) superviseIndexer(indexer, rpcUrl, shared);
   log("ready");
   console.log(
     [

@@ -17,8 +17,8 @@ import type { Wallets } from "./wallets/wallets.ts";
 export interface ReadinessCheck {
   name: string;
   critical: boolean;
-  /** Resolves when reachable; rejects (or exceeds the timeout) when not. */
-  check(): Promise<void>;
+  /** Resolves when reachable (with what to report, if anything); rejects when not. */
+  check(): Promise<unknown>;
 }
 
 /** The chain side: present when RPC_URL is configured. */

@@ -105,7 +105,14 @@ const EnvSchema = z.object({
    * pending again: on the local chain (31337) it is sent again; on any other chain the relayer
    * stops and `/ready` answers 503 naming the problem.
    */
-  CHAIN_AUDIT: z.enum(["0", "1"]).default("0").transform((value) => value === "1"),
+  CHAIN_AUDIT: z
+    .enum(["0", "1"])
+    .default("0")
+    .transform((value) => value === "1"),
+  /** `/ready` answers 503 once the indexer is more blocks behind the chain than this... */
+  READY_MAX_LAG_BLOCKS: int(0, 1_000_000).default(20),
+  /** ...or the chain does not answer, for longer than this many seconds. */
+  READY_LAG_GRACE_SECONDS: int(0, 86_400).default(30),
   /** How long POST /collectibles and /claims wait for confirmation before answering 202. */
   CONFIRM_TIMEOUT_MS: int(0, 600_000).default(5_000),
   /** Most claims in one claimBatch transaction. */

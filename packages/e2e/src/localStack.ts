@@ -41,6 +41,8 @@ export interface RunningStack {
   stop(): Promise<void>;
   /** Every process of the stack killed at once with SIGKILL, as a power cut would. */
   crash(): void;
+  /** The pid of the stack's process whose command line matches (the chain: /anvil/). */
+  pidOf(command: RegExp): number | undefined;
 }
 
 const running = new Set<RunningStack>();
@@ -87,6 +89,15 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     async stop() {
       process.kill(child.pid, "SIGINT");
       await child.exited;
+    },
+    pidOf(command: RegExp) {
+      return descendantsOf(child.pid).find((pid) => {
+        try {
+          return command.test(readFileSync(`/proc/${pid}/cmdline`, "utf8"));
+        } catch {
+          return false;
+        }
+      });
     },
     crash() {
       for (const pid of descendantsOf(child.pid)) {

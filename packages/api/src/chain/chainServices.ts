@@ -15,6 +15,7 @@ import type { Logger } from "../logger.ts";
 import { createStatusWaiter } from "../services/statusWaiter.ts";
 import { createChainClient } from "./chainClient.ts";
 import { Relayer } from "./relayer.ts";
+import { syncCheck } from "./syncCheck.ts";
 
 export interface RunningChainServices {
   services: ChainServices;
@@ -81,6 +82,15 @@ export function startChainServices(
       },
     },
   ];
+  readiness.push(
+    syncCheck({
+      chain: client,
+      indexer,
+      db: database.db,
+      maxLagBlocks: env.READY_MAX_LAG_BLOCKS,
+      graceMs: env.READY_LAG_GRACE_SECONDS * 1000,
+    }),
+  );
   if (indexer) {
     readiness.push({
       name: "indexer",

@@ -197,7 +197,10 @@ export async function minedIntents(q: Queryable) {
   const mined = (table: typeof collectibles | typeof claims) =>
     and(inArray(table.status, ["pending", "confirmed"]), isNotNull(table.minedBlock));
   return {
-    collectibles: await q.select({ id: collectibles.id }).from(collectibles).where(mined(collectibles)),
+    collectibles: await q
+      .select({ id: collectibles.id })
+      .from(collectibles)
+      .where(mined(collectibles)),
     claims: await q
       .select({ id: claims.id, collectibleId: claims.collectibleId })
       .from(claims)
@@ -221,3 +224,16 @@ export async function unmine(q: Queryable, collectibleIds: string[], claimIds: s
   }
 }
 
+/** What the relayer has not finished: pending rows, and when the oldest was accepted. */
+export async function pendingBacklog(
+  q: Queryable,
+): Promise<{ count: number; oldest: Date | null }> {
+  const [row] = await q
+    .select({
+      count: sql<number>`count(*)::int`,
+      oldest: sql<string | null>`min(${claims.createdAt})`,
+    })
+    .from(claims)
+    .where(eq(claims.status, "pending"));
+  return { count: row?.count ?? 0, oldest: row?.oldest ? new Date(row.oldest) : null };
+}

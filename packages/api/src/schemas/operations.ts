@@ -7,7 +7,10 @@ export const CheckResult = z
     status: z.enum(["up", "down"]),
     critical: z.boolean(),
     latency_ms: z.number().int().min(0),
-    message: z.string().optional().openapi({ description: "Why it is down" }),
+    message: z.string().optional().openapi({
+      description:
+        "Why it is down; for `sync`, also when up: chain head, indexed block and relayer backlog",
+    }),
   })
   .openapi("CheckResult");
 

@@ -35,7 +35,7 @@ async function runCheck({ name, critical, check }: ReadinessCheck): Promise<Chec
   const elapsed = () => Math.round(performance.now() - started);
   let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([
+    const report = await Promise.race([
       check(),
       new Promise((_, reject) => {
         timer = setTimeout(
@@ -44,7 +44,8 @@ async function runCheck({ name, critical, check }: ReadinessCheck): Promise<Chec
         );
       }),
     ]);
-    return { name, status: "up", critical, latency_ms: elapsed() };
+    const message = typeof report === "string" ? { message: report } : {};
+    return { name, status: "up", critical, latency_ms: elapsed(), ...message };
   } catch (error) {
     // The check's own message names the problem (a refused connection, a timeout); it is about
     // our dependency, never about a client's data.

@@ -1,0 +1,68 @@
+/**
+ * The `sync` readiness check: how far each part is behind — the chain's head against the block
+ * the indexer has, and the relayer's backlog of pending claims — reported on every /ready, and
+ * unready (503) once the chain stops answering or the indexer is more than READY_MAX_LAG_BLOCKS
+ * behind for READY_LAG_GRACE_SECONDS: confirmations have stopped, and a load balancer or an
+ * operator should know, although every part still answers its own ping.
+ */
+import type { IndexerReader } from "@collectibles/indexer/reader";
+import { pendingBacklog } from "../db/chainIntents.ts";
+import type { Database } from "../db/client.ts";
+import type { ReadinessCheck } from "../deps.ts";
+import type { ChainClient } from "./chainClient.ts";
+
+export interface SyncCheckOptions {
+  chain: Pick<ChainClient, "blockNumber">;
+  indexer?: Pick<IndexerReader, "indexedBlock">;
+  db: Database;
+  maxLagBlocks: number;
+  graceMs: number;
+}
+
+/** Each read is cut short well inside /ready's own 2 s bound: a stalled part is the finding. */
+const READ_TIMEOUT_MS = 700;
+
+function within<T>(promise: Promise<T>): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(resolve, READ_TIMEOUT_MS, undefined);
+  });
+  return Promise.race([promise.catch(() => undefined), timeout]).finally(() => clearTimeout(timer));
+}
+
+export function syncCheck(options: SyncCheckOptions): ReadinessCheck {
+  let troubleSince: number | undefined;
+  return {
+    name: "sync",
+    critical: true,
+    async check() {
+      const [head, indexed, backlog] = await Promise.all([
+        within(options.chain.blockNumber()),
+        options.indexer ? within(options.indexer.indexedBlock()) : Promise.resolve(undefined),
+        pendingBacklog(options.db),
+      ]);
+      const oldest = backlog.oldest
+        ? Math.round((Date.now() - backlog.oldest.getTime()) / 1000)
+        : 0;
+      const summary =
+        `chain head ${head ?? "unknown"}, indexed ${options.indexer ? (indexed ?? "unknown") : "n/a"}, ` +
+        `relayer backlog ${backlog.count} (oldest ${oldest} s)`;
+      let trouble: string | undefined;
+      if (head === undefined) trouble = "the chain does not answer";
+      else if (options.indexer && (indexed === undefined || indexed === null)) {
+        trouble = "the indexer does not answer";
+      } else if (options.indexer && head - (indexed ?? head) > BigInt(options.maxLagBlocks)) {
+        trouble = `the indexer is ${head - (indexed ?? head)} blocks behind the chain`;
+      }
+      if (!trouble) {
+        troubleSince = undefined;
+        return summary;
+      }
+      troubleSince ??= Date.now();
+      const lasting = Date.now() - troubleSince;
+      if (lasting < options.graceMs)
+        return `${summary}; ${trouble} for ${Math.round(lasting / 1000)} s`;
+      throw new Error(`${trouble} for ${Math.round(lasting / 1000)} s: ${summary}`);
+    },
+  };
+}
