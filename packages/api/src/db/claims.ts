@@ -37,6 +37,7 @@ export const listClaims = listOf(
     holder_id: claims.holderId,
     collectible_id: claims.collectibleId,
     external_id: claims.externalId,
+    status: claims.status,
   },
   (q, ids): Promise<ClaimWithOrganization[]> =>
     q

@@ -4,7 +4,7 @@
  * `listCounts.ts`), the page's ids in (created_at, id) order from an index, then the rows of those
  * ids. Reading ids first keeps a deep page to index entries; the rows are read for one page.
  */
-import { and, asc, type Column, eq, getTableName, inArray, type SQL } from "drizzle-orm";
+import { and, asc, type Column, eq, getTableName, gte, inArray, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Queryable } from "./client.ts";
 import { countRows, type ListCounts, listKey } from "./listCounts.ts";
@@ -22,7 +22,7 @@ export interface Page<Row> {
 /** A filter of the query string: a column it must equal, or its own condition. */
 type Filter = Column | ((value: string) => SQL);
 
-type ListedTable = PgTable & { id: PgColumn; createdAt: PgColumn };
+type ListedTable = PgTable & { id: PgColumn; createdAt: PgColumn; updatedAt: PgColumn };
 
 /**
  * The list of `table`: rows the scope sees (`visible`), narrowed by the query's `filters`. The
@@ -55,6 +55,10 @@ export function listOf<T extends ListedTable, Row = T["$inferSelect"]>(
       if (value === undefined) return [];
       return [typeof filter === "function" ? filter(value as string) : eq(filter, value)];
     });
+    // Every list: what changed since a time, for clients that sync by polling.
+    if (typeof given.updated_since === "string") {
+      conditions.push(gte(table.updatedAt, new Date(given.updated_since)));
+    }
     const where = and(visible(scope), ...conditions);
     const key = listKey(getTableName(table), scope, given);
     const count = await counts.get(key, () => countRows(q, table, where));

@@ -1,5 +1,5 @@
 /** Claims as answered and as accepted (validation, types and the OpenAPI document). */
-import { OnChainFields } from "./collectibles.ts";
+import { ChainStatus, OnChainFields } from "./collectibles.ts";
 import { ExternalId, listQuery, RecordTimes, readOnly, Uuid, WalletAddress } from "./common.ts";
 import { Email } from "./users.ts";
 import { z } from "./zod.ts";
@@ -52,6 +52,7 @@ export const ListClaimsQuery = listQuery({
   holder_id: [Uuid, "Claims made by this user"],
   collectible_id: [Uuid, "Claims of this collectible"],
   external_id: [z.string().min(1), "Exact external_id"],
+  status: [ChainStatus, "Only claims in this state: pending, confirmed or failed"],
 });
 
 export const CLAIM_READ_ONLY = readOnly(

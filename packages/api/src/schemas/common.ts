@@ -32,6 +32,18 @@ const queryInt = (name: string, min: number, max: number, fallback: number) =>
 export const PageQuery = {
   page: queryInt("page", 1, 2_147_483_647, 1),
   limit: queryInt("limit", 1, MAX_LIMIT, DEFAULT_LIMIT),
+  updated_since: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .openapi({
+      param: {
+        name: "updated_since",
+        in: "query",
+        description:
+          "Only records changed at or after this time (ISO 8601), e.g. to sync what changed since the last poll",
+      },
+      example: "2026-11-23T08:00:00.000Z",
+    }),
 };
 
 /**
