@@ -56,6 +56,18 @@ afterAll(async () => {
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** The object at `urlPath` once it is no longer pending (the machine may be slow). */
+function settled(url: string, urlPath: string) {
+  return until(
+    `${urlPath} settled`,
+    async () => {
+      const res = await jsonOf(await call(url, "GET", urlPath));
+      return res.data.status === "pending" ? undefined : res.data;
+    },
+    { timeoutMs: 60_000 },
+  );
+}
+
 const rpc = (method: string, params: unknown[] = []) =>
   stack.client.request({ method, params } as never) as Promise<unknown>;
 
@@ -73,7 +85,7 @@ describe("a local chain that lost its last blocks", () => {
         }),
       );
       const collectibleId: string = created.data.id;
-      expect(created.data.status).toBe("confirmed");
+      expect((await settled(api.url, `/collectibles/${collectibleId}`)).status).toBe("confirmed");
       // The node's last saved state: the collectible is there, the claims to come are not.
       const saved = await rpc("evm_snapshot");
       const claims: string[] = [];
@@ -81,7 +93,7 @@ describe("a local chain that lost its last blocks", () => {
         const res = await jsonOf(
           await call(api.url, "POST", "/claims", { collectible_id: collectibleId, email }),
         );
-        expect(res.data.status).toBe("confirmed");
+        expect((await settled(api.url, `/claims/${res.data.id}`)).status).toBe("confirmed");
         claims.push(res.data.id);
       }
       await api.process.stop();
@@ -110,6 +122,44 @@ describe("a local chain that lost its last blocks", () => {
         await call(api.url, "GET", `/claims?collectible_id=${collectibleId}`),
       );
       expect(listed.pagination.count).toBe(3);
+      await api.process.stop();
+    },
+    TIMEOUT,
+  );
+});
+
+describe("a node restored from an older state while the API runs", () => {
+  it(
+    "creates again the collectible the chain lost when a claim finds it missing, then mints the claim",
+    async () => {
+      const api = await startApiProcess(env);
+      const org = await jsonOf(await call(api.url, "POST", "/organizations", { name: "Older" }));
+      const saved = await rpc("evm_snapshot");
+      const created = await jsonOf(
+        await call(api.url, "POST", "/collectibles", {
+          organization_id: org.data.id,
+          name: "Lost",
+          total_count: 5,
+        }),
+      );
+      expect((await settled(api.url, `/collectibles/${created.data.id}`)).status).toBe("confirmed");
+      // The node goes back to before the collectible, as a node restored from its state file.
+      await rpc("evm_revert", [saved]);
+
+      const claim = await jsonOf(
+        await call(api.url, "POST", "/claims", {
+          collectible_id: created.data.id,
+          email: "finds@audit.example",
+        }),
+      );
+      expect((await settled(api.url, `/claims/${claim.data.id}`)).status).toBe("confirmed");
+      const onChain = await stack.client.readContract({
+        address: stack.contract,
+        abi: collectiblesAbi,
+        functionName: "claimedCount",
+        args: [uuidToBytes16(created.data.id)],
+      });
+      expect(onChain).toBe(1n);
       await api.process.stop();
     },
     TIMEOUT,

@@ -70,6 +70,9 @@ export async function auditChain(ctx: RelayerContext, options: AuditOptions): Pr
     lostClaims.map((row) => row.id),
   );
   ctx.changed();
+  // The chain forgot transactions too: the relayer's next nonce is the chain's again.
+  ctx.nonce = undefined;
+  ctx.needsReconcile = true;
   const what = `${lostCollectibles.length} collectibles and ${lostClaims.length} claims`;
   if (!options.repair) {
     throw new ChainMismatchError(`the chain lacks ${what} recorded as mined; nothing is sent`);

@@ -66,6 +66,13 @@ export async function sendClaims(ctx: RelayerContext): Promise<boolean> {
     const error = limit?.reason;
     if (!(error instanceof RevertedError || error instanceof GasCapExceededError)) throw error;
     const [only] = batch;
+    if (error instanceof RevertedError && error.reason === "UnknownCollectible") {
+      // Its collectible was recorded as mined, yet the chain lacks it: the chain is not what was
+      // recorded (a node restored from an older state). Check everything before sending more.
+      ctx.logger.warn({ claim: batch[0]?.id }, "the chain lacks a collectible recorded as mined");
+      ctx.needsAudit = true;
+      return true;
+    }
     if (batch.length === 1 && only) {
       await claimRefused(
         ctx,

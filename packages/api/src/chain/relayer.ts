@@ -73,6 +73,7 @@ export class Relayer {
       signal: this.abort.signal,
       nonce: undefined,
       needsReconcile: true,
+      needsAudit: false,
       changed: () => options.onChange?.(),
     };
   }
@@ -145,9 +146,11 @@ export class Relayer {
           await this.sleep(LOCK_RETRY_MS);
           continue;
         }
-        if (!this.audited && this.options.audit) {
-          await auditChain(ctx, this.options.audit);
+        if ((!this.audited || ctx.needsAudit) && this.options.audit) {
+          const objects = this.options.audit.objects || ctx.needsAudit;
+          await auditChain(ctx, { ...this.options.audit, objects });
           this.audited = true;
+          ctx.needsAudit = false;
         }
         if (ctx.needsReconcile) {
           await reconcile(ctx);

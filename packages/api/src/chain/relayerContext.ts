@@ -19,6 +19,8 @@ export interface RelayerContext {
   nonce: number | undefined;
   /** A transaction's outcome is unknown: reconcile intents with the chain before sending. */
   needsReconcile: boolean;
+  /** The chain contradicts what was recorded as mined: audit every object before sending. */
+  needsAudit: boolean;
   /** Rows changed state (wakes requests waiting for them). */
   changed(): void;
 }
