@@ -86,6 +86,36 @@ export async function recordCreatedObject(
 }
 
 /**
+ * Records, in the transaction of the writes it answers for, a request's whole answer (a batch,
+ * whose answer is decided at its commit). Throws `IdempotencyKeyTaken` as `recordCreatedObject`.
+ */
+export async function recordAnswer(
+  q: Queryable,
+  write: IdempotentWrite,
+  answer: StoredAnswer,
+): Promise<void> {
+  const { of } = write;
+  const fresh = {
+    requestHash: of.requestHash,
+    objectLocation: null,
+    responseStatus: answer.status,
+    responseBody: answer.body ?? null,
+    responseLocation: answer.location,
+    createdAt: sql`now()`,
+  };
+  const written = await q
+    .insert(idempotencyKeys)
+    .values({ apiKeyId: of.apiKeyId, key: of.key, ...fresh })
+    .onConflictDoUpdate({
+      target: [idempotencyKeys.apiKeyId, idempotencyKeys.key],
+      set: fresh,
+      setWhere: sql`${idempotencyKeys.createdAt} <= now() - make_interval(secs => ${of.ttlMs / 1000})`,
+    })
+    .returning({ key: idempotencyKeys.key });
+  if (written.length === 0) throw new IdempotencyKeyTaken();
+}
+
+/**
  * Adds the answer given to the record of the object the request created, unless one was added
  * already (by a retry answering for the object): then answers that one, which counts.
  */

@@ -1,6 +1,14 @@
 /** Claims as answered and as accepted (validation, types and the OpenAPI document). */
 import { ChainStatus, OnChainFields } from "./collectibles.ts";
-import { ExternalId, listQuery, RecordTimes, readOnly, Uuid, WalletAddress } from "./common.ts";
+import {
+  ErrorResponse,
+  ExternalId,
+  listQuery,
+  RecordTimes,
+  readOnly,
+  Uuid,
+  WalletAddress,
+} from "./common.ts";
 import { Email } from "./users.ts";
 import { z } from "./zod.ts";
 
@@ -59,3 +67,33 @@ export const CLAIM_READ_ONLY = readOnly(
   ["id", "token_id", "status", "transaction_hash", "is_active"],
   { wallet_address: "is the holder's; give holder_id or email" },
 );
+
+/** Most claims in one POST /claims/batch. */
+export const MAX_BATCH_CLAIMS = 100;
+
+export const CreateClaimBatchBody = z
+  .strictObject({
+    items: z
+      .array(CreateClaimBody)
+      .min(1)
+      .max(MAX_BATCH_CLAIMS)
+      .openapi({
+        description: `1 to ${MAX_BATCH_CLAIMS} claims, each as POST /claims takes it`,
+      }),
+  })
+  .openapi("CreateClaimBatch");
+
+export const ClaimBatchResult = z
+  .strictObject({
+    index: z.number().int().min(0).openapi({ description: "The item's place in `items`" }),
+    status: z.enum(["created", "refused"]),
+    claim: Claim.optional().openapi({ description: "The stored claim (pending), when created" }),
+    error: ErrorResponse.shape.error
+      .optional()
+      .openapi({ description: "Why this item was refused, as POST /claims would answer it" }),
+  })
+  .openapi("ClaimBatchResult");
+
+export const ClaimBatchAnswer = z
+  .strictObject({ data: z.array(ClaimBatchResult) })
+  .openapi("ClaimBatchAnswer");

@@ -81,7 +81,7 @@ export async function settle(deps: RouteDeps, scope: Scope, id: string): Promise
 }
 
 /** The supply and one-per-holder decisions, and the stored intent, in one transaction. */
-async function storeClaim(
+export async function storeClaim(
   deps: RouteDeps,
   tx: Transaction,
   scope: Scope,
