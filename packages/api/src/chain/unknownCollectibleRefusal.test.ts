@@ -1,0 +1,111 @@
+/**
+ * Never serving state the chain does not have, on a chain that is not the local one: when the
+ * chain lacks a collectible the records hold as mined, a claim on it neither fails nor confirms;
+ * the relayer audits, stops sending, and `/ready` answers 503 naming what the chain lacks.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { deployCollectibles } from "@collectibles/deploy/testing";
+import { type LocalChain, startLocalChain } from "@collectibles/devkit/chain";
+import { killAllProcesses } from "@collectibles/devkit/processes";
+import { createPublicClient, http } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiCaller, jsonOf, startApiProcess } from "../test/apiProcess.ts";
+import { TEST_MNEMONIC } from "../test/constants.ts";
+import { until } from "../test/faults.ts";
+import { createPostgresDatabase, testDriver } from "../test/testDatabase.ts";
+
+const API_KEY = "ck_test_unknowncollectiblerefusalrefuse";
+const { call } = apiCaller(API_KEY);
+/** Hardhat's public development account #0 (the deploy's minter), on a chain that is not 31337. */
+const RELAYER_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
+const TIMEOUT = 180_000;
+
+let chain: LocalChain;
+let dataDir: string;
+let deploymentsDir: string;
+let dropDatabase: (() => Promise<void>) | undefined;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  chain = await startLocalChain({ chainId: 100 });
+  deploymentsDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-refusal-deployments-"));
+  await deployCollectibles({ rpcUrl: chain.rpcUrl, deploymentsDir });
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-refusal-"));
+  env = {
+    NODE_ENV: "test",
+    LOG_LEVEL: "warn",
+    PORT: "0",
+    RPC_URL: chain.rpcUrl,
+    CHAIN_ID: "100",
+    DEPLOYMENTS_DIR: deploymentsDir,
+    RELAYER_PRIVATE_KEY: RELAYER_KEY,
+    DATA_DIR: dataDir,
+    API_KEY,
+    WALLET_MNEMONIC: TEST_MNEMONIC,
+    CONFIRM_TIMEOUT_MS: "10000",
+  };
+  if (testDriver() === "postgres") {
+    const database = await createPostgresDatabase();
+    env.DATABASE_URL = database.url;
+    dropDatabase = database.drop;
+  }
+}, 120_000);
+
+afterAll(async () => {
+  killAllProcesses();
+  await chain?.stop();
+  await dropDatabase?.();
+  for (const dir of [dataDir, deploymentsDir]) {
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+describe("a chain other than the local one that lacks a confirmed collectible", () => {
+  it(
+    "keeps the claim pending, sends nothing more, and /ready names what the chain lacks",
+    async () => {
+      const client = createPublicClient({ transport: http(chain.rpcUrl) });
+      const rpc = (method: string, params: unknown[] = []) =>
+        client.request({ method, params } as never) as Promise<unknown>;
+      const api = await startApiProcess(env);
+      const org = await jsonOf(await call(api.url, "POST", "/organizations", { name: "Far" }));
+      const saved = await rpc("evm_snapshot");
+      const created = await jsonOf(
+        await call(api.url, "POST", "/collectibles", {
+          organization_id: org.data.id,
+          name: "Gone",
+          total_count: 3,
+        }),
+      );
+      expect(created.data.status).toBe("confirmed");
+      await rpc("evm_revert", [saved]);
+
+      const claim = await jsonOf(
+        await call(api.url, "POST", "/claims", {
+          collectible_id: created.data.id,
+          email: "far@refusal.example",
+        }),
+      );
+      const ready = await until(
+        "/ready to name what the chain lacks",
+        async () => {
+          const res = await call(api.url, "GET", "/ready");
+          return res.status === 503 ? await jsonOf(res) : undefined;
+        },
+        { timeoutMs: 60_000 },
+      );
+      const relayer = ready.error.details.find((c: { name: string }) => c.name === "relayer");
+      expect(relayer.message).toMatch(/the chain lacks 1 collectibles and 0 claims/);
+      const after = await jsonOf(await call(api.url, "GET", `/claims/${claim.data.id}`));
+      expect(after.data.status).toBe("pending");
+      const collectible = await jsonOf(
+        await call(api.url, "GET", `/collectibles/${created.data.id}`),
+      );
+      expect(collectible.data.status).toBe("pending");
+      await api.process.stop();
+    },
+    TIMEOUT,
+  );
+});
