@@ -115,8 +115,7 @@ describe("a local chain that lost its last blocks", () => {
         { timeoutMs: 60_000 },
       );
       for (const id of claims) {
-        const res = await jsonOf(await call(api.url, "GET", `/claims/${id}`));
-        expect(res.data.status).toBe("confirmed");
+        expect((await settled(api.url, `/claims/${id}`)).status).toBe("confirmed");
       }
       const listed = await jsonOf(
         await call(api.url, "GET", `/claims?collectible_id=${collectibleId}`),

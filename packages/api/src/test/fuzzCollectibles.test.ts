@@ -184,6 +184,7 @@ describe.each([
     runs: RUNS,
     timeout: TIMEOUT,
     onAnswer: (res) => remember(kind, res),
+    refusesRawBodies: true,
   });
 
   fuzzReads(() => t, { resource, queryKeys, realId, runs: RUNS, timeout: TIMEOUT });
