@@ -71,7 +71,7 @@ describe("the walkthrough", () => {
       const list = await t.call("GET", `/claims?collectible_id=${collectible.id}`);
       expect(list.status).toBe(200);
       const { pagination, data } = listEnvelope(Claim).parse(list.body);
-      expect(pagination).toEqual({ page: 1, size: 20, pages: 1, count: 3 });
+      expect(pagination).toEqual({ page: 1, size: 20, pages: 1, count: 3, next_cursor: null });
       expect(data.map((c) => c.edition).sort()).toEqual([1, 2, 3]);
 
       for (const claim of data) {

@@ -46,6 +46,7 @@ export const listClaims = listOf(
       .innerJoin(collectibles, eq(collectibles.id, claims.collectibleId))
       .where(ids)
       .orderBy(asc(claims.createdAt), asc(claims.id)),
+  (row) => row.claim,
 );
 
 /** Whether this person (the holder, or anyone with the holder's email) has a claim that did not fail. */

@@ -4,8 +4,9 @@
  * `listCounts.ts`), the page's ids in (created_at, id) order from an index, then the rows of those
  * ids. Reading ids first keeps a deep page to index entries; the rows are read for one page.
  */
-import { and, asc, type Column, eq, getTableName, gte, inArray, type SQL } from "drizzle-orm";
+import { and, asc, type Column, eq, getTableName, gte, inArray, type SQL, sql } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import { encodeCursor, type ListPosition } from "../lib/cursor.ts";
 import type { Queryable } from "./client.ts";
 import { countRows, type ListCounts, listKey } from "./listCounts.ts";
 import { offsetOf, type PageRequest } from "./pagination.ts";
@@ -17,6 +18,8 @@ export type ListQuery = PageRequest & Record<string, unknown>;
 export interface Page<Row> {
   rows: Row[];
   count: number;
+  /** The cursor of the next page, when this one is full (more may follow). */
+  next: string | null;
 }
 
 /** A filter of the query string: a column it must equal, or its own condition. */
@@ -26,13 +29,15 @@ type ListedTable = PgTable & { id: PgColumn; createdAt: PgColumn; updatedAt: PgC
 
 /**
  * The list of `table`: rows the scope sees (`visible`), narrowed by the query's `filters`. The
- * page's rows are the table's, unless `rowsOf` reads them otherwise (a join).
+ * page's rows are the table's, unless `rowsOf` reads them otherwise (a join; `positionOf` then
+ * finds the table's row in one, for the next cursor).
  */
 export function listOf<T extends ListedTable, Row = T["$inferSelect"]>(
   table: T,
   visible: (scope: Scope) => SQL | undefined,
   filters: Record<string, Filter>,
   rowsOf?: (q: Queryable, ids: SQL) => Promise<Row[]>,
+  positionOf: (row: Row) => ListPosition = (row) => row as ListPosition,
 ) {
   const order = [asc(table.createdAt), asc(table.id)];
   const readRows =
@@ -49,7 +54,7 @@ export function listOf<T extends ListedTable, Row = T["$inferSelect"]>(
     query: ListQuery,
     counts: ListCounts,
   ): Promise<Page<Row>> => {
-    const { page: _page, limit: _limit, ...given } = query;
+    const { page: _page, limit: _limit, cursor, ...given } = query;
     const conditions = Object.entries(filters).flatMap(([name, filter]) => {
       const value = given[name];
       if (value === undefined) return [];
@@ -62,14 +67,21 @@ export function listOf<T extends ListedTable, Row = T["$inferSelect"]>(
     const where = and(visible(scope), ...conditions);
     const key = listKey(getTableName(table), scope, given);
     const count = await counts.get(key, () => countRows(q, table, where));
+    // A cursor is a keyset position: the index walks from there, as cheap at any depth.
+    const after = cursor
+      ? sql`(${table.createdAt}, ${table.id}) > (${cursor.createdAt.toISOString()}::timestamptz, ${cursor.id}::uuid)`
+      : undefined;
     const ids = q
       .select({ id: table.id })
       .from(table as PgTable)
-      .where(where)
+      .where(and(where, after))
       .orderBy(...order)
       .limit(query.limit)
       .offset(offsetOf(query));
-    return { rows: await readRows(q, inArray(table.id, ids)), count };
+    const rows = await readRows(q, inArray(table.id, ids));
+    const last = rows.at(-1);
+    const next = last && rows.length === query.limit ? encodeCursor(positionOf(last)) : null;
+    return { rows, count, next };
   };
 }
 

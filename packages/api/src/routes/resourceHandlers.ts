@@ -26,9 +26,9 @@ export function listing<View, Item>(
 ) {
   return async ({ query, auth, baseUrl }: Input & { query: ListQuery }, deps: RouteDeps) => {
     const ctx = presentContext(deps, baseUrl);
-    const { rows, count } = await list(deps, auth, query);
+    const { rows, count, next } = await list(deps, auth, query);
     const data = rows.map((view) => present(view, ctx));
-    return { status: 200 as const, body: { pagination: paginationOf(query, count), data } };
+    return { status: 200 as const, body: { pagination: paginationOf(query, count, next), data } };
   };
 }
 

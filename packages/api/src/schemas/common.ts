@@ -1,4 +1,5 @@
 /** Schemas every resource shares: ids, pagination, envelopes, errors, images. */
+import { decodeCursor } from "../lib/cursor.ts";
 import { z } from "./zod.ts";
 
 export const MAX_LIMIT = 100;
@@ -12,26 +13,60 @@ export const IdParams = z.strictObject({
   id: Uuid.openapi({ param: { name: "id", in: "path" } }),
 });
 
-/** A whole number in a query string (`?page=2`), checked against a range. */
-const queryInt = (name: string, min: number, max: number, fallback: number) =>
+/** A whole number in a query string (`?page=2`), checked against a range; absent stays absent. */
+const optionalQueryInt = (min: number, max: number) =>
   z
     .string()
     .regex(/^\d+$/, `must be a whole number from ${min} to ${max}`)
     .transform(Number)
     .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
-    .optional()
+    .optional();
+
+const intParam = (name: string, min: number, max: number, fallback: number) => ({
+  param: { name, in: "query" as const },
+  type: "integer" as const,
+  minimum: min,
+  maximum: max,
+  default: fallback,
+});
+
+/** The same, `fallback` when absent. */
+const queryInt = (name: string, min: number, max: number, fallback: number) =>
+  optionalQueryInt(min, max)
     .transform((value) => value ?? fallback)
-    .openapi({
-      param: { name, in: "query" },
-      type: "integer",
-      minimum: min,
-      maximum: max,
-      default: fallback,
-    });
+    .openapi(intParam(name, min, max, fallback));
+
+/** `?cursor=`: a `pagination.next_cursor` this API gave, read back as the position it names. */
+const Cursor = z
+  .string()
+  .transform((value, ctx) => {
+    const position = decodeCursor(value);
+    if (!position) {
+      ctx.addIssue({
+        code: "custom",
+        message: "is not a cursor this API gave (use pagination.next_cursor as it is)",
+        params: { code: "invalid_cursor" },
+      });
+      return z.NEVER;
+    }
+    return position;
+  })
+  .optional()
+  .openapi({
+    param: {
+      name: "cursor",
+      in: "query",
+      description:
+        "Instead of page: the page after the one whose pagination.next_cursor this is; as fast at any depth",
+    },
+    type: "string",
+  });
 
 export const PageQuery = {
-  page: queryInt("page", 1, 2_147_483_647, 1),
+  // No default here: a page given beside a cursor is refused; absent means the first page.
+  page: optionalQueryInt(1, 2_147_483_647).openapi(intParam("page", 1, 2_147_483_647, 1)),
   limit: queryInt("limit", 1, MAX_LIMIT, DEFAULT_LIMIT),
+  cursor: Cursor,
   updated_since: z.iso
     .datetime({ offset: true })
     .optional()
@@ -59,7 +94,17 @@ export function listQuery<const F extends Record<string, readonly [z.ZodType, st
       schema.optional().openapi({ param: { name, in: "query", description } }),
     ]),
   ) as { [K in keyof F]: z.ZodOptional<F[K][0]> };
-  return z.strictObject({ ...PageQuery, ...shape });
+  return z.strictObject({ ...PageQuery, ...shape }).superRefine((query, ctx) => {
+    const { page, cursor } = query as { page?: number; cursor?: unknown };
+    if (page !== undefined && cursor !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["cursor"],
+        message: "give page or cursor, not both",
+        params: { code: "page_and_cursor" },
+      });
+    }
+  });
 }
 
 /** Fields a client may not send because the service sets them, with any other reasons. */
@@ -144,12 +189,15 @@ export const dataEnvelope = <T extends z.ZodType>(item: T) => z.strictObject({ d
 export const listEnvelope = <T extends z.ZodType>(item: T) =>
   z.strictObject({
     pagination: z.strictObject({
-      page: z.number().int().min(1),
+      page: z.number().int().min(1).nullable().openapi({ description: "Null for a cursor page" }),
       size: z.number().int().min(1).openapi({ description: "The page size (limit)" }),
       pages: z.number().int().min(0).openapi({ description: "ceil(count / size)" }),
       count: z.number().int().min(0).openapi({
         description:
           "All items matching the filters (writes through another API process show within 2 s)",
+      }),
+      next_cursor: z.string().nullable().openapi({
+        description: "Give as ?cursor= for the next page; null when this page is the last",
       }),
     }),
     data: z.array(item),

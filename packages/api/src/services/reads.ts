@@ -23,7 +23,7 @@ export function reads<Row, View>(
   return {
     async list(deps: RouteDeps, scope: Scope, query: ListQuery): Promise<Page<View>> {
       const page = await db.list(deps.db, scope, query, deps.counts);
-      return { rows: await enrich(deps, page.rows), count: page.count };
+      return { rows: await enrich(deps, page.rows), count: page.count, next: page.next };
     },
     async get(deps: RouteDeps, scope: Scope, id: string): Promise<View> {
       const row = await db.find(deps.db, id, scope);

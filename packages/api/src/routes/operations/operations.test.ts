@@ -73,6 +73,7 @@ describe("documentation", () => {
     expect(res.body.openapi).toBe("3.1.0");
     expect(Object.keys(res.body.paths).sort()).toEqual([
       "/claims",
+      "/claims/batch",
       "/claims/{id}",
       "/collectibles",
       "/collectibles/{id}",

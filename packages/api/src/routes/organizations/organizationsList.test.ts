@@ -27,17 +27,32 @@ describe("GET /organizations", () => {
     const first = await page("limit=2&page=1");
     expect(first.status).toBe(200);
     listEnvelope(Organization).parse(first.body);
-    expect(first.body.pagination).toEqual({ page: 1, size: 2, pages: 3, count: 5 });
+    expect(first.body.pagination).toEqual({
+      page: 1,
+      size: 2,
+      pages: 3,
+      count: 5,
+      next_cursor: expect.any(String),
+    });
     expect(first.body.data).toHaveLength(2);
     const last = await page("limit=2&page=3");
-    expect(last.body.pagination).toEqual({ page: 3, size: 2, pages: 3, count: 5 });
+    expect(last.body.pagination).toEqual({
+      page: 3,
+      size: 2,
+      pages: 3,
+      count: 5,
+      next_cursor: null,
+    });
     expect(last.body.data).toHaveLength(1);
   });
 
   it("answers an empty page past the end with the true count", async () => {
     const res = await page("limit=2&page=4");
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ pagination: { page: 4, size: 2, pages: 3, count: 5 }, data: [] });
+    expect(res.body).toEqual({
+      pagination: { page: 4, size: 2, pages: 3, count: 5, next_cursor: null },
+      data: [],
+    });
   });
 
   it("orders by created_at then id, so pages never overlap or skip", async () => {
@@ -53,12 +68,21 @@ describe("GET /organizations", () => {
 
   it("defaults to page 1 of 20", async () => {
     const res = await page("");
-    expect(res.body.pagination).toEqual({ page: 1, size: 20, pages: 1, count: 5 });
+    expect(res.body.pagination).toEqual({
+      page: 1,
+      size: 20,
+      pages: 1,
+      count: 5,
+      next_cursor: null,
+    });
   });
 
   it("answers pages = 0 when nothing matches", async () => {
     const res = await t.call("GET", "/organizations?external_id=no-such-thing");
-    expect(res.body).toEqual({ pagination: { page: 1, size: 20, pages: 0, count: 0 }, data: [] });
+    expect(res.body).toEqual({
+      pagination: { page: 1, size: 20, pages: 0, count: 0, next_cursor: null },
+      data: [],
+    });
   });
 
   it("answers 400 naming limit or page when out of range or not a number", async () => {

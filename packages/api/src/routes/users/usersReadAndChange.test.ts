@@ -25,11 +25,20 @@ describe("GET /users", () => {
     const first = await t.call("GET", `/users?organization_id=${listOrg.id}&limit=3`);
     expect(first.status).toBe(200);
     listEnvelope(User).parse(first.body);
-    expect(first.body.pagination).toEqual({ page: 1, size: 3, pages: 3, count: 7 });
+    expect(first.body.pagination).toEqual({
+      page: 1,
+      size: 3,
+      pages: 3,
+      count: 7,
+      next_cursor: expect.any(String),
+    });
     const last = await t.call("GET", `/users?organization_id=${listOrg.id}&limit=3&page=3`);
     expect(last.body.data.map((u: UserBody) => u.email)).toEqual(["list6@Example.com"]);
     const past = await t.call("GET", `/users?organization_id=${listOrg.id}&limit=3&page=9`);
-    expect(past.body).toEqual({ pagination: { page: 9, size: 3, pages: 3, count: 7 }, data: [] });
+    expect(past.body).toEqual({
+      pagination: { page: 9, size: 3, pages: 3, count: 7, next_cursor: null },
+      data: [],
+    });
   });
 
   it("filters by email case-insensitively, by external_id and by wallet_address", async () => {
