@@ -6,12 +6,13 @@ import { uniqueViolation } from "./db/pgError.ts";
 import {
   ConflictError,
   type ErrorDetail,
+  ForbiddenError,
   NotFoundError,
   ServiceUnavailableError,
   UnprocessableError,
 } from "./errors.ts";
 
-type Kind = "organization" | "user" | "collectible" | "claim";
+type Kind = "organization" | "user" | "collectible" | "claim" | "API key";
 
 /**
  * No `kind` with this id (or none the key may see). With `field`, the id came from that body
@@ -33,6 +34,15 @@ export const parentNotFound = (id: string) =>
     "no such organization",
     "not_found",
   ]);
+
+export const readOnlyKey = () =>
+  new ForbiddenError("read_only_key", "This API key is read-only: it may only read (GET)");
+
+export const adminKeyRequired = () =>
+  new ForbiddenError(
+    "admin_key_required",
+    "Managing API keys needs an admin key: one not limited to an organization",
+  );
 
 export function imageNotFound(): NotFoundError {
   return new NotFoundError("image_not_found", "No such image");

@@ -49,6 +49,11 @@ export class UnauthorizedError extends ApiError {
   }
 }
 
+/** The key may not do this: a write with a read-only key, key management with a scoped key (403). */
+export class ForbiddenError extends ApiError {
+  readonly status = 403;
+}
+
 /** No such object, or one outside the key's organization scope (404). */
 export class NotFoundError extends ApiError {
   readonly status = 404;

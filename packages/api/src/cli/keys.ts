@@ -1,22 +1,23 @@
 /**
  * Manages API keys from the command line:
  *
- *   pnpm --filter @collectibles/api keys create [--name NAME] [--organization ORG_ID]
+ *   pnpm --filter @collectibles/api keys create [--name NAME] [--organization ORG_ID] [--read-only]
  *   pnpm --filter @collectibles/api keys list
  *   pnpm --filter @collectibles/api keys revoke KEY_ID
  *
  * Uses the same configuration as the API (DATABASE_URL, or PGlite in the data folder; PGlite
- * allows one process, so stop the API first). A created key is printed once and never again.
+ * allows one process, so stop the API first, or use POST /api-keys with an admin key while it
+ * runs: both go through services/apiKeys.ts). A created key is printed once and never again.
  */
 import { parseArgs } from "node:util";
 import { openConfiguredDatabase } from "../bootstrap.ts";
-import { createApiKey, listApiKeys, revokeApiKey } from "../db/apiKeys.ts";
 import type { Database } from "../db/client.ts";
-import { findOrganization } from "../db/organizations.ts";
 import { EnvError, parseEnv } from "../env.ts";
+import { NotFoundError } from "../errors.ts";
+import { createKey, listKeys, revokeKey } from "../services/apiKeys.ts";
 
 const USAGE = `Usage:
-  keys create [--name NAME] [--organization ORGANIZATION_ID]
+  keys create [--name NAME] [--organization ORGANIZATION_ID] [--read-only]
   keys list
   keys revoke KEY_ID`;
 
@@ -34,6 +35,7 @@ export async function runKeysCommand(db: Database, argv: string[]): Promise<stri
     options: {
       name: { type: "string" },
       organization: { type: "string" },
+      "read-only": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -43,30 +45,37 @@ export async function runKeysCommand(db: Database, argv: string[]): Promise<stri
   switch (command) {
     case "create": {
       const organizationId = values.organization ?? null;
-      if (organizationId) {
-        if (!UUID.test(organizationId)) throw new UsageError("--organization must be a uuid");
-        const organization = await findOrganization(db, organizationId, { organizationId: null });
-        if (!organization) throw new UsageError(`No active organization ${organizationId}`);
+      if (organizationId && !UUID.test(organizationId)) {
+        throw new UsageError("--organization must be a uuid");
       }
-      const { key, info } = await createApiKey(db, {
+      const readOnly = values["read-only"] ?? false;
+      const created = await createKey(db, {
         name: values.name ?? "created with the CLI",
         organizationId,
+        readOnly,
+      }).catch((error: unknown) => {
+        if (error instanceof NotFoundError) {
+          throw new UsageError(`No active organization ${organizationId}`);
+        }
+        throw error;
       });
       return [
-        `Created key ${info.id} (${info.name})${organizationId ? ` scoped to ${organizationId}` : ""}.`,
+        `Created ${readOnly ? "read-only " : ""}key ${created.id} (${created.name})` +
+          `${organizationId ? ` scoped to ${organizationId}` : ""}.`,
         "It is shown only this once:",
         "",
-        `  ${key}`,
+        `  ${created.key}`,
         "",
       ].join("\n");
     }
     case "list": {
-      const keys = await listApiKeys(db);
+      const keys = await listKeys(db);
       if (keys.length === 0) return "No keys.";
       return keys
         .map(
           (k) =>
             `${k.id}  ${k.prefix}...  ${k.revoked_at ? "revoked " : "active  "}` +
+            `${k.read_only ? "read-only  " : ""}` +
             `${k.organization_id ? `org ${k.organization_id}` : "all organizations"}  ` +
             `created ${k.created_at}  last used ${k.last_used_at ?? "never"}  ${k.name}`,
         )
@@ -75,8 +84,10 @@ export async function runKeysCommand(db: Database, argv: string[]): Promise<stri
     case "revoke": {
       const [id] = rest;
       if (!id || !UUID.test(id)) throw new UsageError("revoke needs the key's id (see keys list)");
-      const revoked = await revokeApiKey(db, id);
-      if (!revoked) throw new UsageError(`No active key ${id}`);
+      const revoked = await revokeKey(db, id).catch((error: unknown) => {
+        if (error instanceof NotFoundError) throw new UsageError(`No active key ${id}`);
+        throw error;
+      });
       return `Revoked key ${revoked.id} (${revoked.prefix}..., ${revoked.name}).`;
     }
     default:

@@ -21,6 +21,7 @@ export interface ApiKeyInfo {
   name: string;
   prefix: string;
   organization_id: string | null;
+  read_only: boolean;
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
@@ -47,6 +48,7 @@ export function toApiKeyInfo(row: ApiKeyRow): ApiKeyInfo {
     name: row.name,
     prefix: row.prefix,
     organization_id: row.organizationId,
+    read_only: row.readOnly,
     created_at: row.createdAt.toISOString(),
     last_used_at: row.lastUsedAt?.toISOString() ?? null,
     revoked_at: row.revokedAt?.toISOString() ?? null,
@@ -56,13 +58,14 @@ export function toApiKeyInfo(row: ApiKeyRow): ApiKeyInfo {
 /** Creates a key; the returned `key` is the only time it exists in clear. */
 export async function createApiKey(
   q: Queryable,
-  { name, organizationId = null, key = generateApiKey() }: CreateApiKeyInput,
+  { name, organizationId = null, readOnly = false, key = generateApiKey() }: CreateApiKeyInput,
 ): Promise<{ key: string; info: ApiKeyInfo }> {
   const [row] = await q
     .insert(apiKeys)
     .values({
       name,
       organizationId,
+      readOnly,
       prefix: key.slice(0, DISPLAY_PREFIX_LENGTH),
       keyHash: hashApiKey(key),
     })
@@ -74,6 +77,8 @@ export async function createApiKey(
 export interface CreateApiKeyInput {
   name: string;
   organizationId?: string | null;
+  /** Only GET is allowed with it. */
+  readOnly?: boolean;
   /** A key chosen by the operator (API_KEY); otherwise a fresh random one. */
   key?: string;
 }

@@ -120,6 +120,8 @@ export const apiKeys = pgTable(
     keyHash: text("key_hash").notNull().unique("api_keys_key_hash_unique"),
     /** When set, the key sees only this organization and its descendants. */
     organizationId: uuid("organization_id").references(() => organizations.id),
+    /** A read-only key may only read (GET): every write answers 403. */
+    readOnly: boolean("read_only").notNull().default(false),
     createdAt: createdAt(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true, precision: 3 }),
     revokedAt: timestamp("revoked_at", { withTimezone: true, precision: 3 }),

@@ -172,6 +172,7 @@ export interface Answer {
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: "Invalid input; details name each field",
   401: "No API key, or an unknown or revoked one",
+  403: "The key may not do this (a write with a read-only key; key management without an admin key)",
   404: "No such object (or outside the key's organization)",
   409: "Conflicts with existing data",
   413: "Body or image too large",
@@ -202,6 +203,8 @@ export function answersOf(spec: EndpointSpec): Map<number, Answer> {
   // Any request can carry a malformed path; the framework refuses it.
   errors.add(400);
   if (spec.auth === "apiKey") for (const status of [401, 429, 503]) errors.add(status);
+  // A read-only key's writes are refused before any handler runs.
+  if (spec.auth === "apiKey" && spec.method !== "get") errors.add(403);
   if (spec.body) for (const status of [413, 415]) errors.add(status);
   if (spec.idempotent) for (const status of [409, 422]) errors.add(status);
   errors.add(500);

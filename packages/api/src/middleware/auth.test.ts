@@ -129,7 +129,11 @@ describe("where the key may come from", () => {
         headers: { authorization: basic(t.adminKey) },
       });
       const body = (await response.json()) as { auth: unknown; parsed: unknown; fields: string };
-      expect(body.auth).toEqual({ keyId: expect.any(String), organizationId: null });
+      expect(body.auth).toEqual({
+        keyId: expect.any(String),
+        organizationId: null,
+        readOnly: false,
+      });
       // The Authorization header stays (it is how the request arrived); no decoded copy does.
       expect(body.parsed).toBeNull();
       expect(body.fields).not.toContain(t.adminKey);

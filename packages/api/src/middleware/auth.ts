@@ -14,10 +14,13 @@ import basicAuth, { type IBasicAuthedRequest } from "express-basic-auth";
 import { type ApiKeyRow, findActiveApiKey, TOUCH_INTERVAL_MS, touchApiKey } from "../db/apiKeys.ts";
 import type { Database } from "../db/client.ts";
 import type { Scope } from "../db/scope.ts";
+import { readOnlyKey } from "../errorCatalogue.ts";
 import { UnauthorizedError } from "../errors.ts";
 
 export interface AuthContext extends Scope {
   keyId: string;
+  /** A read-only key: every write was refused before reaching a handler. */
+  readOnly: boolean;
 }
 
 declare global {
@@ -30,6 +33,7 @@ declare global {
 
 /** Longest key worth hashing; anything longer is not one of ours. */
 const MAX_KEY_LENGTH = 200;
+const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 const BEARER = /^bearer(?:\s+(\S+))?\s*$/i;
 
 const noKey = () => new UnauthorizedError();
@@ -75,7 +79,9 @@ export function authenticate(db: Database): RequestHandler[] {
     forgetCredentials(req);
     const row = verified.get(req);
     if (!row) throw noKey();
-    res.locals.auth = { keyId: row.id, organizationId: row.organizationId };
+    // A read-only key reads; nothing it sends can write.
+    if (row.readOnly && !READ_METHODS.has(req.method)) throw readOnlyKey();
+    res.locals.auth = { keyId: row.id, organizationId: row.organizationId, readOnly: row.readOnly };
     // The row says when use was last recorded: no write, and no round trip, within the minute.
     if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() >= TOUCH_INTERVAL_MS) {
       await touchApiKey(db, row.id);

@@ -1,5 +1,6 @@
 /** Every endpoint with its handler: what the app mounts. */
 import type { Endpoint } from "../http/endpoint.ts";
+import { apiKeyEndpoints } from "./apiKeys/apiKeys.handlers.ts";
 import { claimEndpoints } from "./claims/claims.handlers.ts";
 import { collectibleEndpoints } from "./collectibles/collectibles.handlers.ts";
 import { operationEndpoints } from "./operations/operations.handlers.ts";
@@ -12,4 +13,5 @@ export const endpoints: readonly Endpoint[] = [
   ...userEndpoints,
   ...collectibleEndpoints,
   ...claimEndpoints,
+  ...apiKeyEndpoints,
 ];

@@ -1,6 +1,7 @@
 /** Every endpoint declaration, in the order the OpenAPI document lists them. */
 import type { EndpointSpec } from "../http/endpoint.ts";
 import { buildOpenApiDocument } from "../http/openApiDocument.ts";
+import * as apiKeys from "./apiKeys/apiKeys.routes.ts";
 import * as claims from "./claims/claims.routes.ts";
 import * as collectibles from "./collectibles/collectibles.routes.ts";
 import * as operations from "./operations/operations.routes.ts";
@@ -13,6 +14,7 @@ export const endpointSpecs: readonly EndpointSpec[] = [
   ...Object.values(users),
   ...Object.values(collectibles),
   ...Object.values(claims),
+  ...Object.values(apiKeys),
 ];
 
 let document: Record<string, unknown> | undefined;

@@ -72,6 +72,8 @@ describe("documentation", () => {
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe("3.1.0");
     expect(Object.keys(res.body.paths).sort()).toEqual([
+      "/api-keys",
+      "/api-keys/{id}",
       "/claims",
       "/claims/batch",
       "/claims/{id}",
