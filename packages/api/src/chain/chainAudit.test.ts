@@ -8,52 +8,27 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { collectiblesAbi, uuidToBytes16 } from "@collectibles/contracts";
-import { killAllProcesses } from "@collectibles/devkit/processes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiCaller, jsonOf, startApiProcess } from "../test/apiProcess.ts";
+import { apiProcessesPerFile, jsonOf } from "../test/apiProcess.ts";
 import { type ChainStack, startChainStack } from "../test/chainStack.ts";
-import { TEST_MNEMONIC } from "../test/constants.ts";
 import { until } from "../test/faults.ts";
 import { testAppPerFile } from "../test/perFile.ts";
-import { createPostgresDatabase, testDriver } from "../test/testDatabase.ts";
 
 const API_KEY = "ck_test_chainauditchainauditchainaudit";
-const { call } = apiCaller(API_KEY);
 const TIMEOUT = 180_000;
 
 let stack: ChainStack;
-let dataDir: string;
-let dropDatabase: (() => Promise<void>) | undefined;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  stack = await startChainStack();
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-audit-"));
-  // Without the indexer, a mined claim counts as confirmed: the rolled-back blocks are the
-  // chain's alone, as after a crash of the local node.
-  const { INDEXER_URL: _indexer, ...chainEnv } = stack.env;
-  env = {
-    ...chainEnv,
-    NODE_ENV: "test",
-    LOG_LEVEL: "warn",
-    PORT: "0",
-    DATA_DIR: dataDir,
-    API_KEY,
-    WALLET_MNEMONIC: TEST_MNEMONIC,
-    CONFIRM_TIMEOUT_MS: "10000",
-  };
-  if (testDriver() === "postgres") {
-    const database = await createPostgresDatabase();
-    env.DATABASE_URL = database.url;
-    dropDatabase = database.drop;
-  }
-}, 120_000);
-
-afterAll(async () => {
-  killAllProcesses();
-  await stack?.stop();
-  await dropDatabase?.();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+const { start, call } = apiProcessesPerFile({
+  name: "audit",
+  apiKey: API_KEY,
+  async setUp() {
+    stack = await startChainStack();
+    // Without the indexer, a mined claim counts as confirmed: the rolled-back blocks are the
+    // chain's alone, as after a crash of the local node.
+    const { INDEXER_URL: _indexer, ...chainEnv } = stack.env;
+    return { ...chainEnv, CONFIRM_TIMEOUT_MS: "10000" };
+  },
+  tearDown: () => stack?.stop(),
 });
 
 /** The object at `urlPath` once it is no longer pending (the machine may be slow). */
@@ -75,7 +50,7 @@ describe("a local chain that lost its last blocks", () => {
   it(
     "gets every claim it lacks sent again, and each ends confirmed once on-chain",
     async () => {
-      let api = await startApiProcess(env);
+      let api = await start();
       const org = await jsonOf(await call(api.url, "POST", "/organizations", { name: "Audit" }));
       const created = await jsonOf(
         await call(api.url, "POST", "/collectibles", {
@@ -108,7 +83,7 @@ describe("a local chain that lost its last blocks", () => {
         });
       expect(await claimedOf()).toBe(0n);
 
-      api = await startApiProcess({ ...env, CHAIN_AUDIT: "1" });
+      api = await start({ CHAIN_AUDIT: "1" });
       await until(
         "the lost claims minted again",
         async () => ((await claimedOf()) === 3n ? true : undefined),
@@ -131,7 +106,7 @@ describe("a node restored from an older state while the API runs", () => {
   it(
     "creates again the collectible the chain lost when a claim finds it missing, then mints the claim",
     async () => {
-      const api = await startApiProcess(env);
+      const api = await start();
       const org = await jsonOf(await call(api.url, "POST", "/organizations", { name: "Older" }));
       const saved = await rpc("evm_snapshot");
       const created = await jsonOf(

@@ -57,6 +57,30 @@ async function confirmedCollectible(name: string, total_count: number): Promise<
   return res.body.data.id;
 }
 
+/**
+ * POSTs `count` claims by email (`<prefix>-<i>@example.com`), 15 at once; the answers in order.
+ * `afterAnswer` sees how many are answered and the answers so far.
+ */
+async function claimBurst(
+  collectibleId: string,
+  count: number,
+  prefix: string,
+  afterAnswer: (done: number, answers: CallResult[]) => void,
+): Promise<CallResult[]> {
+  const answers: CallResult[] = [];
+  await burst(
+    count,
+    15,
+    async (i) => {
+      answers[i] = await t.call("POST", "/claims", {
+        json: { collectible_id: collectibleId, email: `${prefix}-${i}@example.com` },
+      });
+    },
+    (done) => afterAnswer(done, answers),
+  );
+  return answers;
+}
+
 const checksOf = (ready: CallResult) =>
   Object.fromEntries(
     ready.body.data.checks.map((c: { name: string; status: string }) => [c.name, c.status]),
@@ -132,20 +156,10 @@ it("loses no claim of a burst whose RPC goes away midway: the backlog drains, ea
   const [cutAfter, restoreAfter] = random.distinctInts(2, 5, CLAIMS);
   const context = `(seed ${random.seed}: cut after ${cutAfter} answers, back after ${restoreAfter})`;
   let outage: Promise<void> = Promise.resolve();
-  const answers: CallResult[] = [];
-  await burst(
-    CLAIMS,
-    15,
-    async (i) => {
-      answers[i] = await t.call("POST", "/claims", {
-        json: { collectible_id: collectibleId, email: `outage-${i}@example.com` },
-      });
-    },
-    (done) => {
-      if (done === cutAfter) outage = proxy.cut();
-      if (done === restoreAfter) outage = outage.then(() => proxy.restore());
-    },
-  );
+  const answers = await claimBurst(collectibleId, CLAIMS, "outage", (done) => {
+    if (done === cutAfter) outage = proxy.cut();
+    if (done === restoreAfter) outage = outage.then(() => proxy.restore());
+  });
   await outage;
   // Accepted, every one: the outage only delays them (201 before the cut, 202 during it).
   for (const [i, answer] of answers.entries()) {
@@ -167,31 +181,21 @@ it("keeps reads answering while the indexer restarts mid-burst, then every claim
   const context = `(seed ${random.seed}: indexer stopped after ${stopAfter} answers, started after ${startAfter})`;
   let outage: Promise<void> = Promise.resolve();
   let readsWhileDown: Promise<CallResult[]> | undefined;
-  const answers: CallResult[] = [];
-  await burst(
-    CLAIMS,
-    15,
-    async (i) => {
-      answers[i] = await t.call("POST", "/claims", {
-        json: { collectible_id: collectibleId, email: `reindex-${i}@example.com` },
-      });
-    },
-    (done) => {
-      if (done === stopAfter) {
-        outage = stack.stopIndexer();
-        // Reads while Ponder is gone: lists, single claims, the collectible and /ready.
-        readsWhileDown = outage.then(() =>
-          Promise.all([
-            t.call("GET", `/claims?collectible_id=${collectibleId}&limit=100`),
-            t.call("GET", `/claims/${answers.find(Boolean)?.body.data.id}`),
-            t.call("GET", `/collectibles/${collectibleId}`),
-            t.call("GET", "/ready", { key: null }),
-          ]),
-        );
-      }
-      if (done === startAfter) outage = outage.then(() => stack.startIndexer());
-    },
-  );
+  const answers = await claimBurst(collectibleId, CLAIMS, "reindex", (done, answered) => {
+    if (done === stopAfter) {
+      outage = stack.stopIndexer();
+      // Reads while Ponder is gone: lists, single claims, the collectible and /ready.
+      readsWhileDown = outage.then(() =>
+        Promise.all([
+          t.call("GET", `/claims?collectible_id=${collectibleId}&limit=100`),
+          t.call("GET", `/claims/${answered.find(Boolean)?.body.data.id}`),
+          t.call("GET", `/collectibles/${collectibleId}`),
+          t.call("GET", "/ready", { key: null }),
+        ]),
+      );
+    }
+    if (done === startAfter) outage = outage.then(() => stack.startIndexer());
+  });
   await outage;
   for (const [i, answer] of answers.entries()) {
     expect([201, 202], `claim ${i} ${JSON.stringify(answer.body)} ${context}`).toContain(

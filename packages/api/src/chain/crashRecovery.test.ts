@@ -8,64 +8,39 @@
  * token more on-chain. The fault points come from a seeded random source: the seed is printed,
  * `FAULT_SEED=<n>` replays it.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { killAllProcesses } from "@collectibles/devkit/processes";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { claimedOnChain, expectAgreement } from "../test/agreement.ts";
-import { type ApiProcess, apiCaller, jsonOf, startApiProcess } from "../test/apiProcess.ts";
+import { type ApiProcess, apiProcessesPerFile, jsonOf } from "../test/apiProcess.ts";
 import { type ChainStack, startChainStack } from "../test/chainStack.ts";
-import { TEST_MNEMONIC } from "../test/constants.ts";
 import { burst, faultRandom, until } from "../test/faults.ts";
-import { createPostgresDatabase, testDriver } from "../test/testDatabase.ts";
 
 const API_KEY = "ck_test_crashrecoverycrashrecovery0123";
-const { call } = apiCaller(API_KEY);
 const CLAIMS = 500;
 const KILLS = 3;
 
 let stack: ChainStack;
-let dataDir: string;
-let dropDatabase: (() => Promise<void>) | undefined;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  stack = await startChainStack();
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-crash-"));
-  env = {
-    ...stack.env,
-    NODE_ENV: "test",
-    LOG_LEVEL: "warn",
-    PORT: "0",
-    DATA_DIR: dataDir,
-    API_KEY,
-    WALLET_MNEMONIC: TEST_MNEMONIC,
-    // Answer 202 at once: the burst is accepted long before it is mined.
-    CONFIRM_TIMEOUT_MS: "0",
-    // Small batches, one in flight: the relayer trails the burst, so a kill finds claims that
-    // were accepted but not yet sent, and transactions sent but not yet recorded.
-    RELAYER_BATCH_SIZE: "10",
-    RELAYER_MAX_IN_FLIGHT: "1",
-    RATE_LIMIT_MAX: "1000000",
-  };
-  if (testDriver() === "postgres") {
-    const database = await createPostgresDatabase();
-    env.DATABASE_URL = database.url;
-    dropDatabase = database.drop;
-  }
-}, 120_000);
-
-afterAll(async () => {
-  killAllProcesses();
-  await stack?.stop();
-  await dropDatabase?.();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+const { start, call } = apiProcessesPerFile({
+  name: "crash",
+  apiKey: API_KEY,
+  async setUp() {
+    stack = await startChainStack();
+    return {
+      ...stack.env,
+      // Answer 202 at once: the burst is accepted long before it is mined.
+      CONFIRM_TIMEOUT_MS: "0",
+      // Small batches, one in flight: the relayer trails the burst, so a kill finds claims that
+      // were accepted but not yet sent, and transactions sent but not yet recorded.
+      RELAYER_BATCH_SIZE: "10",
+      RELAYER_MAX_IN_FLIGHT: "1",
+      RATE_LIMIT_MAX: "1000000",
+    };
+  },
+  tearDown: () => stack?.stop(),
 });
 
 it("every claim accepted across three SIGKILLs of a 500-claim burst is confirmed exactly once", async () => {
   const random = faultRandom("crash recovery");
-  let api: Promise<ApiProcess> = startApiProcess(env);
+  let api: Promise<ApiProcess> = start();
   const first = await api;
   const org = await jsonOf(await call(first.url, "POST", "/organizations", { name: "Crash" }));
   const created = await call(first.url, "POST", "/collectibles", {
@@ -100,7 +75,7 @@ it("every claim accepted across three SIGKILLs of a 500-claim burst is confirmed
     await old.process.exited;
     kills++;
     unmintedAtKill.push(accepted.size - Number(await claimedOnChain(stack, collectibleId)));
-    return startApiProcess(env);
+    return start();
   };
 
   await burst(

@@ -5,64 +5,38 @@
  * it answers the client's retry with the claim that was created, at once and never with a second
  * one: the key's record was written in the claim's own transaction.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { killAllProcesses } from "@collectibles/devkit/processes";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { claimedOnChain } from "../test/agreement.ts";
-import { apiCaller, jsonOf, startApiProcess } from "../test/apiProcess.ts";
+import { apiProcessesPerFile, jsonOf } from "../test/apiProcess.ts";
 import {
   type ChainStack,
   type CuttableProxy,
   startChainStack,
   startCuttableProxy,
 } from "../test/chainStack.ts";
-import { TEST_MNEMONIC } from "../test/constants.ts";
 import { until } from "../test/faults.ts";
-import { createPostgresDatabase, testDriver } from "../test/testDatabase.ts";
 
 const API_KEY = "ck_test_idempotencycrashidempotency01";
-const { call } = apiCaller(API_KEY);
 
 let stack: ChainStack;
 let proxy: CuttableProxy;
-let dataDir: string;
-let dropDatabase: (() => Promise<void>) | undefined;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  stack = await startChainStack();
-  proxy = await startCuttableProxy(stack.rpcUrl);
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-idempotency-crash-"));
-  env = {
-    ...stack.env,
-    RPC_URL: proxy.url,
-    NODE_ENV: "test",
-    LOG_LEVEL: "warn",
-    PORT: "0",
-    DATA_DIR: dataDir,
-    API_KEY,
-    WALLET_MNEMONIC: TEST_MNEMONIC,
-  };
-  if (testDriver() === "postgres") {
-    const database = await createPostgresDatabase();
-    env.DATABASE_URL = database.url;
-    dropDatabase = database.drop;
-  }
-}, 120_000);
-
-afterAll(async () => {
-  killAllProcesses();
-  await proxy?.close();
-  await stack?.stop();
-  await dropDatabase?.();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+const { start, call } = apiProcessesPerFile({
+  name: "idempotency-crash",
+  apiKey: API_KEY,
+  async setUp() {
+    stack = await startChainStack();
+    proxy = await startCuttableProxy(stack.rpcUrl);
+    return { ...stack.env, RPC_URL: proxy.url };
+  },
+  async tearDown() {
+    await proxy?.close();
+    await stack?.stop();
+  },
 });
 
 it("answers the retry after a crash between commit and answer with the one claim created", async () => {
   // A first life that waits long for the chain, so the kill lands after the commit.
-  let { url, process: api } = await startApiProcess({ ...env, CONFIRM_TIMEOUT_MS: "120000" });
+  let { url, process: api } = await start({ CONFIRM_TIMEOUT_MS: "120000" });
   const org = await jsonOf(await call(url, "POST", "/organizations", { name: "Crash between" }));
   const created = await call(url, "POST", "/collectibles", {
     organization_id: org.data.id,
@@ -86,7 +60,7 @@ it("answers the retry after a crash between commit and answer with the one claim
   expect(await firstTry).toBeInstanceOf(Error); // the client never got its answer
 
   await proxy.restore();
-  ({ url, process: api } = await startApiProcess({ ...env, CONFIRM_TIMEOUT_MS: "5000" }));
+  ({ url, process: api } = await start({ CONFIRM_TIMEOUT_MS: "5000" }));
   const retry = await call(url, "POST", "/claims", body, key);
   expect([201, 202]).toContain(retry.status);
   expect(retry.headers.get("idempotent-replayed")).toBe("true");

@@ -8,58 +8,37 @@ import os from "node:os";
 import path from "node:path";
 import { deployCollectibles } from "@collectibles/deploy/testing";
 import { type LocalChain, startLocalChain } from "@collectibles/devkit/chain";
-import { killAllProcesses } from "@collectibles/devkit/processes";
 import { createPublicClient, http } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiCaller, jsonOf, startApiProcess } from "../test/apiProcess.ts";
-import { TEST_MNEMONIC } from "../test/constants.ts";
+import { describe, expect, it } from "vitest";
+import { apiProcessesPerFile, jsonOf } from "../test/apiProcess.ts";
 import { until } from "../test/faults.ts";
-import { createPostgresDatabase, testDriver } from "../test/testDatabase.ts";
 
 const API_KEY = "ck_test_unknowncollectiblerefusalrefuse";
-const { call } = apiCaller(API_KEY);
 /** Hardhat's public development account #0 (the deploy's minter), on a chain that is not 31337. */
 const RELAYER_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
 const TIMEOUT = 180_000;
 
 let chain: LocalChain;
-let dataDir: string;
 let deploymentsDir: string;
-let dropDatabase: (() => Promise<void>) | undefined;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  chain = await startLocalChain({ chainId: 100 });
-  deploymentsDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-refusal-deployments-"));
-  await deployCollectibles({ rpcUrl: chain.rpcUrl, deploymentsDir });
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-refusal-"));
-  env = {
-    NODE_ENV: "test",
-    LOG_LEVEL: "warn",
-    PORT: "0",
-    RPC_URL: chain.rpcUrl,
-    CHAIN_ID: "100",
-    DEPLOYMENTS_DIR: deploymentsDir,
-    RELAYER_PRIVATE_KEY: RELAYER_KEY,
-    DATA_DIR: dataDir,
-    API_KEY,
-    WALLET_MNEMONIC: TEST_MNEMONIC,
-    CONFIRM_TIMEOUT_MS: "10000",
-  };
-  if (testDriver() === "postgres") {
-    const database = await createPostgresDatabase();
-    env.DATABASE_URL = database.url;
-    dropDatabase = database.drop;
-  }
-}, 120_000);
-
-afterAll(async () => {
-  killAllProcesses();
-  await chain?.stop();
-  await dropDatabase?.();
-  for (const dir of [dataDir, deploymentsDir]) {
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
-  }
+const { start, call } = apiProcessesPerFile({
+  name: "refusal",
+  apiKey: API_KEY,
+  async setUp() {
+    chain = await startLocalChain({ chainId: 100 });
+    deploymentsDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-refusal-deployments-"));
+    await deployCollectibles({ rpcUrl: chain.rpcUrl, deploymentsDir });
+    return {
+      RPC_URL: chain.rpcUrl,
+      CHAIN_ID: "100",
+      DEPLOYMENTS_DIR: deploymentsDir,
+      RELAYER_PRIVATE_KEY: RELAYER_KEY,
+      CONFIRM_TIMEOUT_MS: "10000",
+    };
+  },
+  async tearDown() {
+    await chain?.stop();
+    if (deploymentsDir) fs.rmSync(deploymentsDir, { recursive: true, force: true });
+  },
 });
 
 describe("a chain other than the local one that lacks a confirmed collectible", () => {
@@ -69,7 +48,7 @@ describe("a chain other than the local one that lacks a confirmed collectible", 
       const client = createPublicClient({ transport: http(chain.rpcUrl) });
       const rpc = (method: string, params: unknown[] = []) =>
         client.request({ method, params } as never) as Promise<unknown>;
-      const api = await startApiProcess(env);
+      const api = await start();
       const org = await jsonOf(await call(api.url, "POST", "/organizations", { name: "Far" }));
       const saved = await rpc("evm_snapshot");
       const created = await jsonOf(

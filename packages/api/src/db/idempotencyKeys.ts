@@ -57,21 +57,46 @@ export async function findIdempotencyRecord(
  * `IdempotencyKeyTaken` when a live record holds the key already (another request with it
  * committed first), so the caller's transaction rolls back.
  */
-export async function recordCreatedObject(
+export function recordCreatedObject(
   q: Queryable,
   write: IdempotentWrite,
   id: string,
 ): Promise<void> {
-  const { of } = write;
-  const location = write.locationOf(id);
-  const fresh = {
-    requestHash: of.requestHash,
-    objectLocation: location,
+  return claimKey(q, write.of, {
+    objectLocation: write.locationOf(id),
     responseStatus: null,
     responseBody: null,
     responseLocation: null,
-    createdAt: sql`now()`,
-  };
+  });
+}
+
+/**
+ * Records, in the transaction of the writes it answers for, a request's whole answer (a batch,
+ * whose answer is decided at its commit). Throws `IdempotencyKeyTaken` as `recordCreatedObject`.
+ */
+export function recordAnswer(
+  q: Queryable,
+  write: IdempotentWrite,
+  answer: StoredAnswer,
+): Promise<void> {
+  return claimKey(q, write.of, {
+    objectLocation: null,
+    responseStatus: answer.status,
+    responseBody: answer.body ?? null,
+    responseLocation: answer.location,
+  });
+}
+
+/** Writes the key's record, or throws `IdempotencyKeyTaken` when a live one holds the key. */
+async function claimKey(
+  q: Queryable,
+  of: IdempotencyKeyOf,
+  record: Pick<
+    typeof idempotencyKeys.$inferInsert,
+    "objectLocation" | "responseStatus" | "responseBody" | "responseLocation"
+  >,
+): Promise<void> {
+  const fresh = { requestHash: of.requestHash, ...record, createdAt: sql`now()` };
   const written = await q
     .insert(idempotencyKeys)
     .values({ apiKeyId: of.apiKeyId, key: of.key, ...fresh })
@@ -79,36 +104,6 @@ export async function recordCreatedObject(
       target: [idempotencyKeys.apiKeyId, idempotencyKeys.key],
       set: fresh,
       // Only an expired record gives way; a live one keeps the key.
-      setWhere: sql`${idempotencyKeys.createdAt} <= now() - make_interval(secs => ${of.ttlMs / 1000})`,
-    })
-    .returning({ key: idempotencyKeys.key });
-  if (written.length === 0) throw new IdempotencyKeyTaken();
-}
-
-/**
- * Records, in the transaction of the writes it answers for, a request's whole answer (a batch,
- * whose answer is decided at its commit). Throws `IdempotencyKeyTaken` as `recordCreatedObject`.
- */
-export async function recordAnswer(
-  q: Queryable,
-  write: IdempotentWrite,
-  answer: StoredAnswer,
-): Promise<void> {
-  const { of } = write;
-  const fresh = {
-    requestHash: of.requestHash,
-    objectLocation: null,
-    responseStatus: answer.status,
-    responseBody: answer.body ?? null,
-    responseLocation: answer.location,
-    createdAt: sql`now()`,
-  };
-  const written = await q
-    .insert(idempotencyKeys)
-    .values({ apiKeyId: of.apiKeyId, key: of.key, ...fresh })
-    .onConflictDoUpdate({
-      target: [idempotencyKeys.apiKeyId, idempotencyKeys.key],
-      set: fresh,
       setWhere: sql`${idempotencyKeys.createdAt} <= now() - make_interval(secs => ${of.ttlMs / 1000})`,
     })
     .returning({ key: idempotencyKeys.key });

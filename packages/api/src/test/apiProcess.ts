@@ -2,8 +2,18 @@
  * The API as users run it: the real entry (`src/index.ts`) in a child process, for tests that
  * kill, restart or run several of it, and HTTP to it with one key.
  */
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
-import { type ManagedProcess, startProcess } from "@collectibles/devkit/processes";
+import type { ThrowAwayDatabase } from "@collectibles/devkit/postgres";
+import {
+  killAllProcesses,
+  type ManagedProcess,
+  startProcess,
+} from "@collectibles/devkit/processes";
+import { afterAll, beforeAll } from "vitest";
+import { TEST_MNEMONIC } from "./constants.ts";
+import { createPostgresDatabase, testDriver } from "./testDatabase.ts";
 
 const apiRoot = path.resolve(import.meta.dirname, "../..");
 const RELAYER_LOCK_LINE = /relayer holds the sending lock/;
@@ -33,6 +43,50 @@ export async function startApiProcess(
   // The first PGlite start migrates from nothing: slow on a loaded machine.
   const line = await api.waitForLine(/listening on http:\/\/\S+/, 180_000);
   return { url: /listening on (http:\/\/\S+)/.exec(line)?.[1] ?? "", process: api, relaying };
+}
+
+/**
+ * The API processes of one test file. Before its tests: `setUp` starts what they need (a chain)
+ * and answers its settings (the chain's variables, timeouts); every process then shares a
+ * temporary DATA_DIR, the test mnemonic, `apiKey`, quiet logs and an ephemeral port, and on the
+ * postgres run a database of its own. After them: every process is killed, `tearDown` runs, and
+ * the folder and database go.
+ */
+export function apiProcessesPerFile(options: {
+  name: string;
+  apiKey: string;
+  setUp: () => Promise<Record<string, string>>;
+  tearDown: () => Promise<void>;
+}) {
+  const env: Record<string, string> = {};
+  let dataDir: string | undefined;
+  let database: ThrowAwayDatabase | undefined;
+  beforeAll(async () => {
+    const settings = await options.setUp();
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `api-${options.name}-`));
+    database = testDriver() === "postgres" ? await createPostgresDatabase() : undefined;
+    Object.assign(env, {
+      NODE_ENV: "test",
+      LOG_LEVEL: "warn",
+      PORT: "0",
+      DATA_DIR: dataDir,
+      WALLET_MNEMONIC: TEST_MNEMONIC,
+      API_KEY: options.apiKey,
+      ...(database ? { DATABASE_URL: database.url } : {}),
+      ...settings,
+    });
+  }, 120_000);
+  afterAll(async () => {
+    killAllProcesses();
+    await options.tearDown();
+    await database?.drop();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+  return {
+    /** Starts one more API process, with `overrides` on top of the file's settings. */
+    start: (overrides: Record<string, string> = {}) => startApiProcess({ ...env, ...overrides }),
+    ...apiCaller(options.apiKey),
+  };
 }
 
 /** HTTP to an API process with `key` as the Basic username. */
