@@ -25,13 +25,18 @@ const READS = new Set(["GET", "HEAD", "OPTIONS"]);
  */
 const CLAIM_TRANSACTIONS = 4;
 
-export function createApp(appDeps: AppDeps): Express {
-  const deps: RouteDeps = {
+/** What the handlers get, made from the app's dependencies (also for work outside requests). */
+export function routeDepsOf(appDeps: AppDeps): RouteDeps {
+  return {
     ...appDeps,
     counts: new ListCounts(),
     claimTransactions: new ConcurrencyLimit(CLAIM_TRANSACTIONS),
     openApiDocument,
   };
+}
+
+export function createApp(appDeps: AppDeps): Express {
+  const deps = routeDepsOf(appDeps);
   const app = express();
   app.disable("x-powered-by");
   // Conditional answers are declared where they make sense (images), not hashed for every body.

@@ -109,6 +109,23 @@ const EnvSchema = z.object({
     .enum(["0", "1"])
     .default("0")
     .transform((value) => value === "1"),
+  /**
+   * `1`: webhooks may point at private, loopback and link-local addresses (a receiver on the same
+   * network, tests). Off by default: a key holder could otherwise make the service call into the
+   * network it runs in.
+   */
+  WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: z
+    .enum(["0", "1"])
+    .default("0")
+    .transform((value) => value === "1"),
+  /** How long one webhook delivery may take before it counts as failed. */
+  WEBHOOK_TIMEOUT_MS: int(100, 60_000).default(10_000),
+  /** The first retry's delay; each next one doubles (with jitter), up to an hour. */
+  WEBHOOK_RETRY_BASE_MS: int(10, 3_600_000).default(5_000),
+  /** A message still failing this long after its event is marked failed. */
+  WEBHOOK_RETRY_FOR_HOURS: int(1, 24 * 30).default(24),
+  /** A webhook whose deliveries all failed for this long is disabled (and says why). */
+  WEBHOOK_DISABLE_AFTER_HOURS: int(1, 24 * 365).default(5 * 24),
   /** `/ready` answers 503 once the indexer is more blocks behind the chain than this... */
   READY_MAX_LAG_BLOCKS: int(0, 1_000_000).default(20),
   /** ...or the chain does not answer, for longer than this many seconds. */

@@ -10,9 +10,10 @@ import {
   NotFoundError,
   ServiceUnavailableError,
   UnprocessableError,
+  ValidationError,
 } from "./errors.ts";
 
-type Kind = "organization" | "user" | "collectible" | "claim" | "API key";
+type Kind = "organization" | "user" | "collectible" | "claim" | "API key" | "webhook" | "delivery";
 
 /**
  * No `kind` with this id (or none the key may see). With `field`, the id came from that body
@@ -187,4 +188,13 @@ export function asConflict(error: unknown): unknown {
   return new ConflictError(conflict.code, `${conflict.field}: ${conflict.message}`, [
     { field: conflict.field, code: conflict.code, message: conflict.message },
   ]);
+}
+
+/** A webhook URL the service may not call (see webhooks/destination.ts). */
+export function destinationRefused(reason: string): ValidationError {
+  return new ValidationError(
+    `url: ${reason}; webhooks may only call public addresses (see WEBHOOK_ALLOW_PRIVATE_DESTINATIONS)`,
+    [{ field: "url", code: "destination_not_allowed", message: reason }],
+    "destination_not_allowed",
+  );
 }

@@ -3,7 +3,7 @@
  * With no configuration it runs on embedded PGlite under `<repo>/.data/api`.
  */
 import type { AddressInfo } from "node:net";
-import { createApp } from "./app.ts";
+import { createApp, routeDepsOf } from "./app.ts";
 import {
   bootstrapApiKey,
   configuredImageStorage,
@@ -16,6 +16,7 @@ import { type RunningChainServices, startChainServices } from "./chain/chainServ
 import { apiDataDir, EnvError, parseEnv } from "./env.ts";
 import { createLogger } from "./logger.ts";
 import { startHousekeeping } from "./services/housekeeping.ts";
+import { startWebhookSender } from "./webhooks/sender.ts";
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
@@ -45,7 +46,7 @@ try {
 
   // Known once the server listens (PORT=0 picks a port); PUBLIC_URL when set.
   let baseUrl = env.PUBLIC_URL ?? "";
-  const app = createApp({
+  const appDeps = {
     baseUrl: () => baseUrl,
     config: env,
     db: database.db,
@@ -54,8 +55,10 @@ try {
     wallets,
     readiness: [databaseCheck(database), ...(chain?.readiness ?? [])],
     chain: chain?.services,
-  });
+  };
+  const app = createApp(appDeps);
   const housekeeping = startHousekeeping(database.db, env, logger);
+  const webhookSender = startWebhookSender(routeDepsOf(appDeps));
   const server = app.listen(env.PORT, env.HOST);
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
@@ -103,7 +106,7 @@ try {
     logger.info({ signal }, "stopping");
     housekeeping.stop();
     server.close(() => {
-      (chain?.stop() ?? Promise.resolve())
+      Promise.all([webhookSender.stop(), chain?.stop()])
         .catch(() => {})
         .then(() => database.close())
         .finally(() => process.exit(0));

@@ -4,6 +4,7 @@
  */
 import { and, asc, eq, inArray, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import type { Queryable } from "./client.ts";
+import { claimEventObjects, recordEvents } from "./events.ts";
 import { claims, collectibles } from "./schema.ts";
 
 export type CollectibleIntent = Pick<
@@ -92,18 +93,26 @@ export async function markCollectibleMined(
 /** A collectible the chain refused: it fails, and so do the claims waiting for it. */
 export async function markCollectibleFailed(q: Queryable, id: string, reason: string) {
   await q.transaction(async (tx) => {
-    await tx
+    const failed = await tx
       .update(collectibles)
       .set({ status: "failed", failureReason: reason, updatedAt: sql`now()` })
-      .where(and(eq(collectibles.id, id), eq(collectibles.status, "pending")));
-    await tx
+      .where(and(eq(collectibles.id, id), eq(collectibles.status, "pending")))
+      .returning({ id: collectibles.id, organizationId: collectibles.organizationId });
+    const failedClaims = await tx
       .update(claims)
       .set({
         status: "failed",
         failureReason: "the collectible could not be created",
         updatedAt: sql`now()`,
       })
-      .where(and(eq(claims.collectibleId, id), eq(claims.status, "pending")));
+      .where(and(eq(claims.collectibleId, id), eq(claims.status, "pending")))
+      .returning({ id: claims.id });
+    await recordEvents(tx, "collectible.failed", failed);
+    const organizationId = failed[0]?.organizationId;
+    if (organizationId) {
+      const objects = failedClaims.map((claim) => ({ id: claim.id, organizationId }));
+      await recordEvents(tx, "claim.failed", objects);
+    }
   });
 }
 
@@ -154,10 +163,12 @@ export async function markClaimFailed(
       .where(and(eq(claims.id, id), eq(claims.status, "pending")))
       .returning({ collectibleId: claims.collectibleId });
     if (!row) return;
-    await tx
+    const [collectible] = await tx
       .update(collectibles)
       .set({ reservedCount: sql`${collectibles.reservedCount} - 1` })
-      .where(eq(collectibles.id, row.collectibleId));
+      .where(eq(collectibles.id, row.collectibleId))
+      .returning({ organizationId: collectibles.organizationId });
+    if (collectible) await recordEvents(tx, "claim.failed", [{ id, ...collectible }]);
   });
 }
 
@@ -178,18 +189,26 @@ export async function highestMinedPendingBlock(q: Queryable): Promise<bigint | n
 }
 
 /** Rows mined at or below `block` (which the indexer has) become confirmed; answers how many. */
-export async function confirmMinedUpTo(q: Queryable, block: bigint): Promise<number> {
-  const a = await q
-    .update(collectibles)
-    .set({ status: "confirmed", updatedAt: sql`now()` })
-    .where(and(eq(collectibles.status, "pending"), lte(collectibles.minedBlock, block)))
-    .returning({ id: collectibles.id });
-  const b = await q
-    .update(claims)
-    .set({ status: "confirmed", updatedAt: sql`now()` })
-    .where(and(eq(claims.status, "pending"), lte(claims.minedBlock, block)))
-    .returning({ id: claims.id });
-  return a.length + b.length;
+export function confirmMinedUpTo(q: Queryable, block: bigint): Promise<number> {
+  return q.transaction(async (tx) => {
+    const confirmed = await tx
+      .update(collectibles)
+      .set({ status: "confirmed", updatedAt: sql`now()` })
+      .where(and(eq(collectibles.status, "pending"), lte(collectibles.minedBlock, block)))
+      .returning({ id: collectibles.id, organizationId: collectibles.organizationId });
+    const confirmedClaims = await tx
+      .update(claims)
+      .set({ status: "confirmed", updatedAt: sql`now()` })
+      .where(and(eq(claims.status, "pending"), lte(claims.minedBlock, block)))
+      .returning({ id: claims.id });
+    await recordEvents(tx, "collectible.confirmed", confirmed);
+    const claimObjects = await claimEventObjects(
+      tx,
+      confirmedClaims.map((claim) => claim.id),
+    );
+    await recordEvents(tx, "claim.confirmed", claimObjects);
+    return confirmed.length + confirmedClaims.length;
+  });
 }
 
 /** Every collectible and claim recorded as mined (pending or confirmed), for a chain audit. */

@@ -22,3 +22,15 @@ export function decodeCursor(cursor: string): ListPosition | undefined {
   if (Number.isNaN(createdAt.getTime()) || createdAt.toISOString() !== time) return undefined;
   return { createdAt, id };
 }
+
+/** The event feed's cursor: base64url of `event:<position>`, the last event a reader has. */
+export function encodeEventCursor(position: number): string {
+  return Buffer.from(`event:${position}`).toString("base64url");
+}
+
+/** The position an event cursor names, or undefined when it is not one this API gave. */
+export function decodeEventCursor(cursor: string): number | undefined {
+  if (!/^[A-Za-z0-9_-]{1,40}$/.test(cursor)) return undefined;
+  const match = /^event:(0|[1-9]\d{0,15})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
+  return match ? Number(match[1]) : undefined;
+}

@@ -4,9 +4,11 @@ import { buildOpenApiDocument } from "../http/openApiDocument.ts";
 import * as apiKeys from "./apiKeys/apiKeys.routes.ts";
 import * as claims from "./claims/claims.routes.ts";
 import * as collectibles from "./collectibles/collectibles.routes.ts";
+import * as events from "./events/events.routes.ts";
 import * as operations from "./operations/operations.routes.ts";
 import * as organizations from "./organizations/organizations.routes.ts";
 import * as users from "./users/users.routes.ts";
+import * as webhooks from "./webhooks/webhooks.routes.ts";
 
 export const endpointSpecs: readonly EndpointSpec[] = [
   ...Object.values(operations),
@@ -15,6 +17,8 @@ export const endpointSpecs: readonly EndpointSpec[] = [
   ...Object.values(collectibles),
   ...Object.values(claims),
   ...Object.values(apiKeys),
+  ...Object.values(webhooks),
+  ...Object.values(events),
 ];
 
 let document: Record<string, unknown> | undefined;

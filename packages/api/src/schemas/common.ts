@@ -31,7 +31,7 @@ const intParam = (name: string, min: number, max: number, fallback: number) => (
 });
 
 /** The same, `fallback` when absent. */
-const queryInt = (name: string, min: number, max: number, fallback: number) =>
+export const queryInt = (name: string, min: number, max: number, fallback: number) =>
   optionalQueryInt(min, max)
     .transform((value) => value ?? fallback)
     .openapi(intParam(name, min, max, fallback));

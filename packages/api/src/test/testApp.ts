@@ -6,7 +6,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { createApp } from "../app.ts";
+import { type AppDeps, createApp, routeDepsOf } from "../app.ts";
 import { type RunningChainServices, startChainServices } from "../chain/chainServices.ts";
 import { createApiKey } from "../db/apiKeys.ts";
 import type { ReadinessCheck } from "../deps.ts";
@@ -15,6 +15,7 @@ import { DatabaseImageStorage } from "../images/databaseImageStorage.ts";
 import { LocalImageStorage } from "../images/imageStorage.ts";
 import { createLogger, type Logger } from "../logger.ts";
 import { createWallets, type Wallets } from "../wallets/wallets.ts";
+import { startWebhookSender } from "../webhooks/sender.ts";
 import { TEST_MNEMONIC } from "./constants.ts";
 import { createTestDatabase, type TestDatabase } from "./testDatabase.ts";
 
@@ -84,7 +85,7 @@ async function listen(
     ? startChainServices(env, database, log)
     : undefined;
   let baseUrl = env.PUBLIC_URL ?? "";
-  const app = createApp({
+  const appDeps: AppDeps = {
     baseUrl: () => baseUrl,
     auditResponse: (problems) => undocumentedAnswers.push(...problems),
     config: env,
@@ -101,7 +102,9 @@ async function listen(
       ...(chain?.readiness ?? []),
     ],
     chain: chain?.services,
-  });
+  };
+  const app = createApp(appDeps);
+  const webhookSender = startWebhookSender(routeDepsOf(appDeps));
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });
@@ -136,6 +139,7 @@ async function listen(
         server.closeAllConnections();
         server.close(() => resolve());
       });
+      await webhookSender.stop();
       await chain?.stop();
     },
   };

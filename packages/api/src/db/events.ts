@@ -1,0 +1,132 @@
+/**
+ * Events: written in the transaction of the change they report, each with a message for every
+ * webhook that wants it (see eventSchema.ts), and read back in position order by the feed.
+ */
+import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import type { Queryable } from "./client.ts";
+import { type EventType, eventPosition, events } from "./eventSchema.ts";
+import { claims, collectibles } from "./schema.ts";
+import { type Scope, scopeCondition } from "./scope.ts";
+
+export type EventRow = typeof events.$inferSelect;
+
+/** An object an event is about, with the organization whose keys and webhooks see it. */
+export interface EventObject {
+  id: string;
+  organizationId: string;
+}
+
+/**
+ * Records one event of `type` per object, in the caller's transaction, and queues a message for
+ * every enabled webhook that wants the type and whose organization is the object's or an
+ * ancestor of it (an admin's webhook, without organization, gets every event).
+ */
+export async function recordEvents(
+  tx: Queryable,
+  type: EventType,
+  objects: readonly EventObject[],
+): Promise<void> {
+  if (objects.length === 0) return;
+  // Holding this row's lock to the commit is what orders positions by commit.
+  const [taken] = await tx
+    .update(eventPosition)
+    .set({ last: sql`${eventPosition.last} + ${objects.length}` })
+    .where(eq(eventPosition.id, 1))
+    .returning({ last: eventPosition.last });
+  if (!taken) throw new Error("the event_position row is missing");
+  const first = taken.last - objects.length + 1;
+  await tx.insert(events).values(
+    objects.map((object, i) => ({
+      position: first + i,
+      type,
+      organizationId: object.organizationId,
+      objectId: object.id,
+    })),
+  );
+  await tx.execute(sql`
+    with recursive lineage(position, organization_id) as (
+      select position, organization_id from events where position between ${first} and ${taken.last}
+      union
+      select lineage.position, organizations.parent_id
+      from lineage join organizations on organizations.id = lineage.organization_id
+      where organizations.parent_id is not null
+    )
+    insert into webhook_messages (webhook_id, event_position, object_id)
+    select webhooks.id, events.position, events.object_id
+    from lineage
+    join events on events.position = lineage.position
+    join webhooks on webhooks.organization_id = lineage.organization_id
+      or (webhooks.organization_id is null and lineage.organization_id = events.organization_id)
+    where webhooks.enabled and webhooks.deleted_at is null and ${type} = any(webhooks.event_types)`);
+}
+
+/** Events about claims: the organization is the claimed collectible's. */
+export async function claimEventObjects(
+  tx: Queryable,
+  claimIds: readonly string[],
+): Promise<EventObject[]> {
+  if (claimIds.length === 0) return [];
+  return tx
+    .select({ id: claims.id, organizationId: collectibles.organizationId })
+    .from(claims)
+    .innerJoin(collectibles, eq(collectibles.id, claims.collectibleId))
+    .where(inArray(claims.id, [...claimIds]))
+    .orderBy(asc(claims.createdAt), asc(claims.id));
+}
+
+/** Events not presented yet, oldest first. */
+export function unpresentedEvents(q: Queryable, limit: number): Promise<EventRow[]> {
+  return q
+    .select()
+    .from(events)
+    .where(isNull(events.data))
+    .orderBy(asc(events.position))
+    .limit(limit);
+}
+
+/** Keeps what the event's object looked like; the first presentation stays. Answers the kept one. */
+export async function setEventData(
+  q: Queryable,
+  position: number,
+  data: unknown,
+): Promise<unknown> {
+  const [set] = await q
+    .update(events)
+    .set({ data: data ?? sql`'null'::jsonb` })
+    .where(and(eq(events.position, position), isNull(events.data)))
+    .returning({ data: events.data });
+  if (set) return set.data;
+  const [kept] = await q
+    .select({ data: events.data })
+    .from(events)
+    .where(eq(events.position, position));
+  return kept?.data ?? null;
+}
+
+/** The events after `position` the scope sees, in position order. */
+export function eventsAfter(
+  q: Queryable,
+  scope: Scope,
+  position: number,
+  limit: number,
+): Promise<EventRow[]> {
+  return q
+    .select()
+    .from(events)
+    .where(and(gt(events.position, position), scopeCondition(scope, events.organizationId)))
+    .orderBy(asc(events.position))
+    .limit(limit);
+}
+
+/** The events at `positions`, by position. */
+export async function eventsAt(
+  q: Queryable,
+  positions: readonly number[],
+): Promise<Map<number, EventRow>> {
+  if (positions.length === 0) return new Map();
+  const rows = await q
+    .select()
+    .from(events)
+    .where(inArray(events.position, [...positions]));
+  return new Map(rows.map((row) => [row.position, row]));
+}

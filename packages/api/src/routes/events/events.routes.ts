@@ -1,0 +1,16 @@
+/** /events: every event the key sees, in a stable order, to catch up without webhooks. */
+import { defineEndpoint } from "../../http/endpoint.ts";
+import { EventFeed, EventsQuery } from "../../schemas/events.ts";
+
+export const listEvents = defineEndpoint({
+  tag: "Events",
+  auth: "apiKey",
+  operationId: "listEvents",
+  method: "get",
+  path: "/events",
+  summary: "Events after a cursor, oldest first: the same events webhooks deliver",
+  description:
+    "Keep next_cursor and pass it as ?after= next time: the order never changes and no event is skipped or repeated, also while events are being written.",
+  query: EventsQuery,
+  responses: { 200: { description: "The next events", schema: EventFeed } },
+});

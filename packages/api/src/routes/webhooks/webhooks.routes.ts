@@ -1,0 +1,120 @@
+/** /webhooks: where the service sends events, signed, and what became of each delivery. */
+import { defineEndpoint } from "../../http/endpoint.ts";
+import { JSON_BODY } from "../../http/resourceEndpoints.ts";
+import { DeletedResponse, IdParams } from "../../schemas/common.ts";
+import {
+  CreateWebhookBody,
+  DeliveriesQuery,
+  Delivery,
+  ResendBody,
+  UpdateWebhookBody,
+  Webhook,
+  WebhookWithSecret,
+} from "../../schemas/webhooks.ts";
+import { z } from "../../schemas/zod.ts";
+
+const base = { tag: "Webhooks", auth: "apiKey" } as const;
+const one = (schema: z.ZodType, description: string) => ({
+  description,
+  schema: z.strictObject({ data: schema }),
+});
+
+export const listWebhooks = defineEndpoint({
+  ...base,
+  operationId: "listWebhooks",
+  method: "get",
+  path: "/webhooks",
+  summary: "List the webhooks the key sees (never their secrets)",
+  responses: {
+    200: { description: "Every webhook", schema: z.strictObject({ data: z.array(Webhook) }) },
+  },
+});
+
+export const createWebhook = defineEndpoint({
+  ...base,
+  operationId: "createWebhook",
+  method: "post",
+  path: "/webhooks",
+  summary: "Send events of an organization's subtree to a URL, signed (Standard Webhooks)",
+  description:
+    "The answer holds the signing secret, the only time it is shown. Private, loopback and link-local destinations are refused (400 destination_not_allowed) unless the operator allows them.",
+  body: { ...JSON_BODY, schema: CreateWebhookBody },
+  responses: { 201: one(WebhookWithSecret, "Created") },
+  errors: [404],
+});
+
+export const getWebhook = defineEndpoint({
+  ...base,
+  operationId: "getWebhook",
+  method: "get",
+  path: "/webhooks/{id}",
+  summary: "Get a webhook",
+  params: IdParams,
+  responses: { 200: one(Webhook, "Found") },
+  errors: [404],
+});
+
+export const updateWebhook = defineEndpoint({
+  ...base,
+  operationId: "updateWebhook",
+  method: "patch",
+  path: "/webhooks/{id}",
+  summary: "Change a webhook's URL, event types, description, or enable or disable it",
+  params: IdParams,
+  body: { ...JSON_BODY, schema: UpdateWebhookBody },
+  responses: { 200: one(Webhook, "Updated") },
+  errors: [404],
+});
+
+export const deleteWebhook = defineEndpoint({
+  ...base,
+  operationId: "deleteWebhook",
+  method: "delete",
+  path: "/webhooks/{id}",
+  summary: "Delete a webhook: nothing more is sent to it",
+  params: IdParams,
+  responses: { 200: { description: "Deleted", schema: DeletedResponse } },
+  errors: [404],
+});
+
+export const rotateWebhookSecret = defineEndpoint({
+  ...base,
+  operationId: "rotateWebhookSecret",
+  method: "post",
+  path: "/webhooks/{id}/rotate-secret",
+  summary: "Replace the signing secret; the old one keeps signing beside it for 24 hours",
+  params: IdParams,
+  responses: { 200: one(WebhookWithSecret, "The new secret, shown only here") },
+  errors: [404],
+});
+
+export const listWebhookDeliveries = defineEndpoint({
+  ...base,
+  operationId: "listWebhookDeliveries",
+  method: "get",
+  path: "/webhooks/{id}/deliveries",
+  summary: "The webhook's latest deliveries: attempts, status codes, next retry",
+  params: IdParams,
+  query: DeliveriesQuery,
+  responses: {
+    200: { description: "Newest event first", schema: z.strictObject({ data: z.array(Delivery) }) },
+  },
+  errors: [404],
+});
+
+export const resendWebhook = defineEndpoint({
+  ...base,
+  operationId: "resendWebhook",
+  method: "post",
+  path: "/webhooks/{id}/resend",
+  summary: "Send a settled delivery again, or every settled delivery of events since a time",
+  params: IdParams,
+  body: { ...JSON_BODY, schema: ResendBody },
+  responses: {
+    202: {
+      description: "Queued: the sender picks them up within a second",
+      schema: z.strictObject({ data: z.strictObject({ queued: z.number().int() }) }),
+    },
+  },
+  errors: [404],
+});

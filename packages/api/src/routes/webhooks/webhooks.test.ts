@@ -1,0 +1,366 @@
+/**
+ * Webhooks on the real chain, indexer and database, delivered to a real HTTP receiver on
+ * loopback (allowed by configuration) and verified with the `standardwebhooks` package, as an
+ * integrator verifies them.
+ */
+import { sql } from "drizzle-orm";
+import { Webhook as Verifier } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { disableLongFailing } from "../../db/webhooks.ts";
+import { until } from "../../test/faults.ts";
+import { chainAppPerFile } from "../../test/perFile.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "../../test/webhookReceiver.ts";
+
+const TIMEOUT = 180_000;
+const { t, org } = chainAppPerFile({
+  organization: "Hooked",
+  env: {
+    CONFIRM_TIMEOUT_MS: "60000",
+    WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: "1",
+    WEBHOOK_RETRY_BASE_MS: "500",
+  },
+});
+
+let receiver: WebhookReceiver;
+beforeAll(async () => {
+  receiver = await startWebhookReceiver();
+});
+afterAll(() => receiver?.close());
+
+/** A webhook delivering to its own path of the receiver, `/<path>`. */
+async function createWebhook(path: string, eventTypes: string[], organizationId = org.id) {
+  const res = await t.call("POST", "/webhooks", {
+    json: {
+      url: `${receiver.url}/${path}`,
+      event_types: eventTypes,
+      organization_id: organizationId,
+    },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.data as { id: string; secret: string };
+}
+
+/** A confirmed collectible of `organizationId` (POST waits for confirmation here). */
+async function confirmedCollectible(name: string, organizationId = org.id): Promise<string> {
+  const res = await t.call("POST", "/collectibles", {
+    json: { organization_id: organizationId, name, total_count: 50 },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.data.id;
+}
+
+async function confirmedClaim(collectibleId: string, email: string): Promise<string> {
+  const res = await t.call("POST", "/claims", { json: { collectible_id: collectibleId, email } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.data.id;
+}
+
+/** The deliveries to `/<path>` about `objectId`. */
+const deliveriesAbout = (path: string, objectId: string) =>
+  receiver.deliveries.filter(
+    (d) => d.path === `/${path}` && JSON.parse(d.body).data?.id === objectId,
+  );
+
+function waitForDeliveries(path: string, objectId: string, count: number) {
+  return until(`${count} deliveries about ${objectId} to /${path}`, async () => {
+    const found = deliveriesAbout(path, objectId);
+    return found.length >= count ? found : undefined;
+  });
+}
+
+describe("webhooks", () => {
+  it(
+    "delivers collectible.confirmed and claim.confirmed signed per Standard Webhooks, with the object GET answers",
+    async () => {
+      const hook = await createWebhook("both", ["collectible.confirmed", "claim.confirmed"]);
+      const collectibleId = await confirmedCollectible("Announced");
+      const claimId = await confirmedClaim(collectibleId, "announced@example.com");
+
+      const verifier = new Verifier(hook.secret);
+      const [collectibleDelivery] = await waitForDeliveries("both", collectibleId, 1);
+      const [claimDelivery] = await waitForDeliveries("both", claimId, 1);
+      for (const delivery of [collectibleDelivery, claimDelivery]) {
+        if (!delivery) throw new Error("no delivery");
+        // Throws unless the signature, id and timestamp are right.
+        const verified = verifier.verify(delivery.body, delivery.headers) as { id: string };
+        expect(delivery.headers["webhook-id"]).toBe(verified.id);
+        expect(delivery.headers["content-type"]).toBe("application/json");
+      }
+      const claimEvent = JSON.parse(claimDelivery?.body ?? "");
+      expect(claimEvent.type).toBe("claim.confirmed");
+      expect(claimEvent.data).toEqual((await t.call("GET", `/claims/${claimId}`)).body.data);
+      expect(JSON.parse(collectibleDelivery?.body ?? "").type).toBe("collectible.confirmed");
+
+      const listed = await t.call("GET", `/webhooks/${hook.id}/deliveries`);
+      expect(listed.status).toBe(200);
+      const ours = listed.body.data.filter(
+        (d: { event_id: string }) => d.event_id === claimEvent.id,
+      );
+      expect(ours).toMatchObject([
+        { status: "succeeded", attempt_count: 1, next_attempt_at: null },
+      ]);
+      expect(ours[0].attempts[0].status_code).toBe(200);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "retries a receiver answering 500 with growing delays, then records its success",
+    async () => {
+      const hook = await createWebhook("flaky", ["claim.confirmed"]);
+      const collectibleId = await confirmedCollectible("Flaky receiver");
+      const failFirst = 3;
+      let failed = 0;
+      receiver.answer = (d) => (d.path === "/flaky" && failed++ < failFirst ? 500 : 200);
+      try {
+        const claimId = await confirmedClaim(collectibleId, "flaky@example.com");
+        const ours = await waitForDeliveries("flaky", claimId, failFirst + 1);
+        expect(ours).toHaveLength(failFirst + 1);
+        for (const d of ours) new Verifier(hook.secret).verify(d.body, d.headers);
+        // One message: every attempt carries the same webhook-id.
+        expect(new Set(ours.map((d) => d.headers["webhook-id"])).size).toBe(1);
+        const gaps = ours.slice(1).map((d, i) => d.receivedAt - (ours[i]?.receivedAt ?? 0));
+        expect(gaps[1]).toBeGreaterThan(gaps[0] ?? Infinity);
+        expect(gaps[2]).toBeGreaterThan(gaps[1] ?? Infinity);
+
+        const eventId = ours[0]?.headers["webhook-id"];
+        const settled = await until("the delivery recorded as succeeded", async () => {
+          const res = await t.call("GET", `/webhooks/${hook.id}/deliveries?status=succeeded`);
+          return res.body.data.find((d: { event_id: string }) => d.event_id === eventId);
+        });
+        expect(settled.attempts.map((a: { status_code: number }) => a.status_code)).toEqual([
+          500, 500, 500, 200,
+        ]);
+        expect((await t.call("GET", `/webhooks/${hook.id}`)).body.data.failing_since).toBeNull();
+      } finally {
+        receiver.answer = () => 200;
+      }
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "marks a delivery failed once its retry window is over, sends it again on request, and disables a webhook failing for days",
+    async () => {
+      const hook = await createWebhook("down", ["claim.confirmed"]);
+      const collectibleId = await confirmedCollectible("Down receiver");
+      receiver.answer = (d) => (d.path === "/down" ? 503 : 200);
+      try {
+        const claimId = await confirmedClaim(collectibleId, "down@example.com");
+        await waitForDeliveries("down", claimId, 1);
+        // As if the event were a day old: the next failure is the last.
+        await t.database.db.execute(
+          sql`update webhook_messages set created_at = now() - interval '25 hours' where webhook_id = ${hook.id}`,
+        );
+        const failed = await until("the delivery marked failed", async () => {
+          const res = await t.call("GET", `/webhooks/${hook.id}/deliveries?status=failed`);
+          return res.body.data[0];
+        });
+        expect(failed).toMatchObject({ status: "failed", next_attempt_at: null });
+        expect(failed.attempt_count).toBeGreaterThanOrEqual(2);
+
+        // The receiver is fixed; the operator sends that delivery again.
+        receiver.answer = () => 200;
+        const resent = await t.call("POST", `/webhooks/${hook.id}/resend`, {
+          json: { delivery_id: failed.id },
+        });
+        expect(resent.status).toBe(202);
+        expect(resent.body.data.queued).toBe(1);
+        await until("the re-sent delivery succeeded", async () => {
+          const res = await t.call("GET", `/webhooks/${hook.id}/deliveries?status=succeeded`);
+          return res.body.data.find((d: { id: string }) => d.id === failed.id);
+        });
+        const delivered = deliveriesAbout("down", claimId);
+        expect(delivered.at(-1)?.headers["webhook-id"]).toBe(failed.event_id);
+
+        // Everything since a time: the settled delivery goes once more.
+        const since = new Date(Date.now() - 3_600_000).toISOString();
+        const again = await t.call("POST", `/webhooks/${hook.id}/resend`, { json: { since } });
+        expect(again.body.data.queued).toBe(1);
+        await waitForDeliveries("down", claimId, delivered.length + 1);
+        const unknown = await t.call("POST", `/webhooks/${hook.id}/resend`, {
+          json: { delivery_id: "00000000-0000-4000-8000-000000000000" },
+        });
+        expect(unknown.status).toBe(404);
+
+        // Failing for six days: the service disables the webhook and says why.
+        await t.database.db.execute(
+          sql`update webhooks set failing_since = now() - interval '6 days' where id = ${hook.id}`,
+        );
+        await disableLongFailing(t.database.db, 120);
+        const disabled = (await t.call("GET", `/webhooks/${hook.id}`)).body.data;
+        expect(disabled.enabled).toBe(false);
+        expect(disabled.disabled_reason).toMatch(/^every delivery failed since \d{4}-/);
+        const enabled = await t.call("PATCH", `/webhooks/${hook.id}`, { json: { enabled: true } });
+        expect(enabled.body.data).toMatchObject({
+          enabled: true,
+          disabled_reason: null,
+          failing_since: null,
+        });
+      } finally {
+        receiver.answer = () => 200;
+      }
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "signs with both the new and the old secret for a day after a rotation",
+    async () => {
+      const hook = await createWebhook("rotated", ["claim.confirmed"]);
+      const rotated = await t.call("POST", `/webhooks/${hook.id}/rotate-secret`);
+      expect(rotated.status).toBe(200);
+      const newSecret: string = rotated.body.data.secret;
+      expect(newSecret).not.toBe(hook.secret);
+      const collectibleId = await confirmedCollectible("Rotated");
+      const claimId = await confirmedClaim(collectibleId, "rotated@example.com");
+      const [delivery] = await waitForDeliveries("rotated", claimId, 1);
+      if (!delivery) throw new Error("no delivery");
+      expect(delivery.headers["webhook-signature"]?.split(" ")).toHaveLength(2);
+      expect(() => new Verifier(newSecret).verify(delivery.body, delivery.headers)).not.toThrow();
+      expect(() => new Verifier(hook.secret).verify(delivery.body, delivery.headers)).not.toThrow();
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "sends each message once, never from two API processes at once",
+    async () => {
+      // A second process on the database: here only its webhook sender works.
+      await t.startSibling({ env: { WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: "1" } });
+      const child = await t.call("POST", "/organizations", {
+        json: { name: "Busy", parent_id: org.id },
+      });
+      await createWebhook("busy", ["claim.confirmed"], child.body.data.id);
+      receiver.delayMs = 150;
+      try {
+        const collectibleId = await confirmedCollectible("Busy", child.body.data.id);
+        const claims = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            t.call("POST", "/claims", {
+              json: { collectible_id: collectibleId, email: `busy-${i}@example.com` },
+            }),
+          ),
+        );
+        for (const claim of claims) {
+          expect([201, 202], JSON.stringify(claim.body)).toContain(claim.status);
+          await waitForDeliveries("busy", claim.body.data.id, 1);
+        }
+        // A moment for any second sender to deliver again.
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
+        for (const claim of claims) {
+          expect(deliveriesAbout("busy", claim.body.data.id)).toHaveLength(1);
+        }
+        expect(receiver.mostAtOnce()).toBe(1);
+      } finally {
+        receiver.delayMs = 0;
+      }
+    },
+    TIMEOUT,
+  );
+});
+
+describe("GET /events", () => {
+  it(
+    "lists every event once in order across cursor pages, each as its webhook delivered it",
+    async () => {
+      const collectibleId = await confirmedCollectible("Fed");
+      for (const name of ["fed-a", "fed-b", "fed-c"]) {
+        await confirmedClaim(collectibleId, `${name}@example.com`);
+      }
+      const seen: { id: string; type: string; timestamp: string; data: { id: string } }[] = [];
+      let cursor: string | undefined;
+      for (;;) {
+        const res = await t.call("GET", `/events?limit=2${cursor ? `&after=${cursor}` : ""}`);
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        seen.push(...res.body.data);
+        if (res.body.data.length === 0) break;
+        cursor = res.body.next_cursor;
+      }
+      expect(new Set(seen.map((e) => e.id)).size).toBe(seen.length);
+      const timestamps = seen.map((e) => e.timestamp);
+      expect([...timestamps].sort()).toEqual(timestamps);
+      const ours = seen.filter((e) => e.data?.id === collectibleId || e.type === "claim.confirmed");
+      expect(
+        ours.some((e) => e.type === "collectible.confirmed" && e.data.id === collectibleId),
+      ).toBe(true);
+      // Polling again from the last cursor gives nothing new, and keeps the cursor.
+      const again = await t.call("GET", `/events?after=${cursor}`);
+      expect(again.body).toEqual({ data: [], next_cursor: cursor });
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "misses and repeats nothing for a reader polling while claims confirm concurrently",
+    async () => {
+      const collectibleId = await confirmedCollectible("Fed concurrently");
+      type Event = { id: string; data: { id: string } | null };
+      const readPage = async (after: string | undefined, into: Event[]) => {
+        const res = await t.call("GET", `/events?limit=5${after ? `&after=${after}` : ""}`);
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        into.push(...res.body.data);
+        return { cursor: res.body.next_cursor as string, count: res.body.data.length as number };
+      };
+      /** Reads pages until one is empty; the cursor after the last event. */
+      const readToEnd = async (after: string | undefined, into: Event[]) => {
+        for (;;) {
+          const page = await readPage(after, into);
+          after = page.cursor;
+          if (page.count === 0) return after;
+        }
+      };
+      const start = await readToEnd(undefined, []);
+      const polled: Event[] = [];
+      let cursor = start;
+      let writing = true;
+      const poller = (async () => {
+        while (writing) cursor = (await readPage(cursor, polled)).cursor;
+      })();
+      const claims = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          t.call("POST", "/claims", {
+            json: { collectible_id: collectibleId, email: `fed-concurrent-${i}@example.com` },
+          }),
+        ),
+      );
+      await until("every claim's event polled", async () =>
+        claims.every((c) => polled.some((e) => e.data?.id === c.body.data.id)) ? true : undefined,
+      );
+      writing = false;
+      await poller;
+      await readToEnd(cursor, polled);
+      // The same span read again in one go afterwards.
+      const again: Event[] = [];
+      await readToEnd(start, again);
+      expect(new Set(polled.map((e) => e.id)).size).toBe(polled.length);
+      expect(polled.map((e) => e.id)).toEqual(again.map((e) => e.id));
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "shows a key limited to an organization only its subtree's events",
+    async () => {
+      const other = await t.call("POST", "/organizations", { json: { name: "Elsewhere" } });
+      const key = await t.createKey(other.body.data.id);
+      const collectibleId = await confirmedCollectible("Private to Hooked");
+      await until("the collectible's event", async () => {
+        const all = await t.call("GET", "/events?limit=100");
+        return all.body.data.some((e: { data: { id: string } }) => e.data?.id === collectibleId)
+          ? true
+          : undefined;
+      });
+      const theirs = await t.call("GET", "/events?limit=100", { key });
+      expect(theirs.status).toBe(200);
+      expect(theirs.body.data).toEqual([]);
+    },
+    TIMEOUT,
+  );
+
+  it("refuses a cursor it did not give", async () => {
+    const res = await t.call("GET", "/events?after=bm90LWEtY3Vyc29y");
+    expect(res.status).toBe(400);
+    expect(res.body.error.details[0]).toMatchObject({ field: "after", code: "invalid_cursor" });
+  });
+});
