@@ -5,6 +5,6 @@
  */
 
 export type { Client, Status } from "@ponder/client";
-export { and, asc, count, createClient, desc, eq, inArray, sql } from "@ponder/client";
+export { and, asc, count, createClient, desc, eq, gt, inArray, lte, or, sql } from "@ponder/client";
 export * as schema from "./ponder.schema.ts";
 export { claim, collectible } from "./ponder.schema.ts";

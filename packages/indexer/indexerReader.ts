@@ -9,7 +9,20 @@
  */
 
 import type { Address } from "viem";
-import { asc, claim, collectible, count, createClient, eq, inArray, schema } from "./client.ts";
+import {
+  and,
+  asc,
+  claim,
+  collectible,
+  count,
+  createClient,
+  eq,
+  gt,
+  inArray,
+  lte,
+  or,
+  schema,
+} from "./client.ts";
 
 /** A collectible as the chain created it, with its claimed and available counts. */
 export type IndexedCollectible = typeof collectible.$inferSelect;
@@ -41,6 +54,16 @@ export interface IndexerReader {
   claimsByIds(ids: readonly string[]): Promise<Map<string, IndexedClaim>>;
   /** A collectible's claims by edition. */
   claimsOfCollectible(collectibleId: string): Promise<IndexedClaim[]>;
+  /**
+   * Tokens whose last transfer is in blocks `(afterBlock, upToBlock]`, with their holder now:
+   * at most `limit`, in (transfer block, token id) order, starting after `from` when given.
+   */
+  claimsMovedBetween(
+    afterBlock: bigint,
+    upToBlock: bigint,
+    limit: number,
+    from?: { block: bigint; tokenId: bigint },
+  ): Promise<IndexedClaim[]>;
   /** How many tokens each address holds now (lowercase keys; addresses holding none are absent). */
   claimCountsByHolder(holders: readonly Address[]): Promise<Map<Address, number>>;
   /** Last block fully indexed, or null before the indexer has processed any. */
@@ -157,6 +180,27 @@ export function createIndexerReader(options: IndexerReaderOptions): IndexerReade
           .from(claim)
           .where(eq(claim.collectibleId, collectibleId.toLowerCase()))
           .orderBy(asc(claim.edition)),
+      );
+    },
+    claimsMovedBetween(afterBlock, upToBlock, limit, from) {
+      return call("claimsMovedBetween", () =>
+        db
+          .select()
+          .from(claim)
+          .where(
+            and(
+              gt(claim.transferBlockNumber, afterBlock),
+              lte(claim.transferBlockNumber, upToBlock),
+              from
+                ? or(
+                    gt(claim.transferBlockNumber, from.block),
+                    and(eq(claim.transferBlockNumber, from.block), gt(claim.tokenId, from.tokenId)),
+                  )
+                : undefined,
+            ),
+          )
+          .orderBy(asc(claim.transferBlockNumber), asc(claim.tokenId))
+          .limit(limit),
       );
     },
     async claimCountsByHolder(holders) {

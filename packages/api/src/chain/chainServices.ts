@@ -16,6 +16,7 @@ import { createStatusWaiter } from "../services/statusWaiter.ts";
 import { createChainClient } from "./chainClient.ts";
 import { Relayer } from "./relayer.ts";
 import { syncCheck } from "./syncCheck.ts";
+import { startTransferFollower } from "./transferFollower.ts";
 
 export interface RunningChainServices {
   services: ChainServices;
@@ -62,6 +63,9 @@ export function startChainServices(
     },
   });
   relayer.start();
+  const transferFollower = indexer
+    ? startTransferFollower({ db: database.db, indexer, logger })
+    : undefined;
   const readiness: ReadinessCheck[] = [
     { name: "chain", critical: false, check: () => client.ping() },
     {
@@ -107,6 +111,7 @@ export function startChainServices(
     readiness,
     async stop() {
       statusWaiter.stop();
+      await transferFollower?.stop();
       await relayer.stop();
     },
   };

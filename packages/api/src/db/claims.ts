@@ -38,6 +38,9 @@ export const listClaims = listOf(
     collectible_id: claims.collectibleId,
     external_id: claims.externalId,
     status: claims.status,
+    // As the answer's holder_wallet_address: the holder after transfers, else the minted-to one.
+    holder_wallet_address: (address) =>
+      sql`lower(coalesce(${claims.heldBy}, ${claims.mintedTo})) = ${address.toLowerCase()}`,
   },
   (q, ids): Promise<ClaimWithOrganization[]> =>
     q

@@ -12,11 +12,15 @@ const TABLES = [
   "api_keys",
   "claims",
   "collectibles",
+  "event_position",
+  "events",
   "idempotency_keys",
   "images",
   "organizations",
   "settings",
   "users",
+  "webhook_messages",
+  "webhooks",
 ];
 
 async function tables(db: Awaited<ReturnType<typeof openDatabase>>["db"]) {

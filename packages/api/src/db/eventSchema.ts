@@ -27,6 +27,7 @@ export const EVENT_TYPES = [
   "collectible.failed",
   "claim.confirmed",
   "claim.failed",
+  "claim.transferred",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -196,6 +196,11 @@ export const claims = pgTable(
     /** The holder's address when the claim was made: the token is minted to it. */
     mintedTo: text("minted_to").notNull(),
     /**
+     * Who holds the token after on-chain transfers, as the indexer last told (checksummed); null
+     * while it has not moved from `mintedTo`. Kept by chain/transferFollower.ts for filters.
+     */
+    heldBy: text("held_by"),
+    /**
      * The holder's email when the claim was made: one claim per person holds per organization
      * and email, also after the user is deleted and created again (a new user id). Null only on
      * a second claim by one email made before this rule (kept: its token exists on-chain).
@@ -216,6 +221,7 @@ export const claims = pgTable(
     index("claims_page_idx").on(t.createdAt, t.id, t.collectibleId),
     index("claims_collectible_id_idx").on(t.collectibleId),
     index("claims_holder_id_idx").on(t.holderId),
+    index("claims_holder_address_idx").on(sql`lower(coalesce(${t.heldBy}, ${t.mintedTo}))`),
     index("claims_pending_idx").on(t.createdAt, t.id).where(sql`${t.status} = 'pending'`),
     // A holder claims a collectible at most once; a failed claim does not count.
     uniqueIndex("claims_collectible_holder_unique")

@@ -61,6 +61,10 @@ export const ListClaimsQuery = listQuery({
   collectible_id: [Uuid, "Claims of this collectible"],
   external_id: [z.string().min(1), "Exact external_id"],
   status: [ChainStatus, "Only claims in this state: pending, confirmed or failed"],
+  holder_wallet_address: [
+    WalletAddress,
+    "Claims whose holder_wallet_address is this (any letter case): the token's holder after on-chain transfers, taken in from the indexer within about a second",
+  ],
 });
 
 export const CLAIM_READ_ONLY = readOnly(

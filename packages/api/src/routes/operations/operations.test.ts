@@ -79,6 +79,7 @@ describe("documentation", () => {
       "/claims/{id}",
       "/collectibles",
       "/collectibles/{id}",
+      "/events",
       "/health",
       "/images/{id}/{file}",
       "/openapi.json",
@@ -87,6 +88,11 @@ describe("documentation", () => {
       "/ready",
       "/users",
       "/users/{id}",
+      "/webhooks",
+      "/webhooks/{id}",
+      "/webhooks/{id}/deliveries",
+      "/webhooks/{id}/resend",
+      "/webhooks/{id}/rotate-secret",
     ]);
     expect(Object.keys(res.body.paths["/organizations/{id}"]).sort()).toEqual([
       "delete",

@@ -7,6 +7,7 @@ import { sql } from "drizzle-orm";
 import { Webhook as Verifier } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { disableLongFailing } from "../../db/webhooks.ts";
+import { confirmedObjects } from "../../test/confirmedObjects.ts";
 import { until } from "../../test/faults.ts";
 import { chainAppPerFile } from "../../test/perFile.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../../test/webhookReceiver.ts";
@@ -20,6 +21,8 @@ const { t, org } = chainAppPerFile({
     WEBHOOK_RETRY_BASE_MS: "500",
   },
 });
+
+const { confirmedCollectible, confirmedClaim } = confirmedObjects(t, org);
 
 let receiver: WebhookReceiver;
 beforeAll(async () => {
@@ -38,21 +41,6 @@ async function createWebhook(path: string, eventTypes: string[], organizationId 
   });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data as { id: string; secret: string };
-}
-
-/** A confirmed collectible of `organizationId` (POST waits for confirmation here). */
-async function confirmedCollectible(name: string, organizationId = org.id): Promise<string> {
-  const res = await t.call("POST", "/collectibles", {
-    json: { organization_id: organizationId, name, total_count: 50 },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.data.id;
-}
-
-async function confirmedClaim(collectibleId: string, email: string): Promise<string> {
-  const res = await t.call("POST", "/claims", { json: { collectible_id: collectibleId, email } });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.data.id;
 }
 
 /** The deliveries to `/<path>` about `objectId`. */
@@ -258,109 +246,4 @@ describe("webhooks", () => {
     },
     TIMEOUT,
   );
-});
-
-describe("GET /events", () => {
-  it(
-    "lists every event once in order across cursor pages, each as its webhook delivered it",
-    async () => {
-      const collectibleId = await confirmedCollectible("Fed");
-      for (const name of ["fed-a", "fed-b", "fed-c"]) {
-        await confirmedClaim(collectibleId, `${name}@example.com`);
-      }
-      const seen: { id: string; type: string; timestamp: string; data: { id: string } }[] = [];
-      let cursor: string | undefined;
-      for (;;) {
-        const res = await t.call("GET", `/events?limit=2${cursor ? `&after=${cursor}` : ""}`);
-        expect(res.status, JSON.stringify(res.body)).toBe(200);
-        seen.push(...res.body.data);
-        if (res.body.data.length === 0) break;
-        cursor = res.body.next_cursor;
-      }
-      expect(new Set(seen.map((e) => e.id)).size).toBe(seen.length);
-      const timestamps = seen.map((e) => e.timestamp);
-      expect([...timestamps].sort()).toEqual(timestamps);
-      const ours = seen.filter((e) => e.data?.id === collectibleId || e.type === "claim.confirmed");
-      expect(
-        ours.some((e) => e.type === "collectible.confirmed" && e.data.id === collectibleId),
-      ).toBe(true);
-      // Polling again from the last cursor gives nothing new, and keeps the cursor.
-      const again = await t.call("GET", `/events?after=${cursor}`);
-      expect(again.body).toEqual({ data: [], next_cursor: cursor });
-    },
-    TIMEOUT,
-  );
-
-  it(
-    "misses and repeats nothing for a reader polling while claims confirm concurrently",
-    async () => {
-      const collectibleId = await confirmedCollectible("Fed concurrently");
-      type Event = { id: string; data: { id: string } | null };
-      const readPage = async (after: string | undefined, into: Event[]) => {
-        const res = await t.call("GET", `/events?limit=5${after ? `&after=${after}` : ""}`);
-        expect(res.status, JSON.stringify(res.body)).toBe(200);
-        into.push(...res.body.data);
-        return { cursor: res.body.next_cursor as string, count: res.body.data.length as number };
-      };
-      /** Reads pages until one is empty; the cursor after the last event. */
-      const readToEnd = async (after: string | undefined, into: Event[]) => {
-        for (;;) {
-          const page = await readPage(after, into);
-          after = page.cursor;
-          if (page.count === 0) return after;
-        }
-      };
-      const start = await readToEnd(undefined, []);
-      const polled: Event[] = [];
-      let cursor = start;
-      let writing = true;
-      const poller = (async () => {
-        while (writing) cursor = (await readPage(cursor, polled)).cursor;
-      })();
-      const claims = await Promise.all(
-        Array.from({ length: 20 }, (_, i) =>
-          t.call("POST", "/claims", {
-            json: { collectible_id: collectibleId, email: `fed-concurrent-${i}@example.com` },
-          }),
-        ),
-      );
-      await until("every claim's event polled", async () =>
-        claims.every((c) => polled.some((e) => e.data?.id === c.body.data.id)) ? true : undefined,
-      );
-      writing = false;
-      await poller;
-      await readToEnd(cursor, polled);
-      // The same span read again in one go afterwards.
-      const again: Event[] = [];
-      await readToEnd(start, again);
-      expect(new Set(polled.map((e) => e.id)).size).toBe(polled.length);
-      expect(polled.map((e) => e.id)).toEqual(again.map((e) => e.id));
-    },
-    TIMEOUT,
-  );
-
-  it(
-    "shows a key limited to an organization only its subtree's events",
-    async () => {
-      const other = await t.call("POST", "/organizations", { json: { name: "Elsewhere" } });
-      const key = await t.createKey(other.body.data.id);
-      const collectibleId = await confirmedCollectible("Private to Hooked");
-      await until("the collectible's event", async () => {
-        const all = await t.call("GET", "/events?limit=100");
-        return all.body.data.some((e: { data: { id: string } }) => e.data?.id === collectibleId)
-          ? true
-          : undefined;
-      });
-      const theirs = await t.call("GET", "/events?limit=100", { key });
-      expect(theirs.status).toBe(200);
-      expect(theirs.body.data).toEqual([]);
-    },
-    TIMEOUT,
-  );
-
-  it("refuses a cursor it did not give", async () => {
-    const res = await t.call("GET", "/events?after=bm90LWEtY3Vyc29y");
-    expect(res.status).toBe(400);
-    expect(res.body.error.details[0]).toMatchObject({ field: "after", code: "invalid_cursor" });
-  });
 });

@@ -1,0 +1,2 @@
+ALTER TABLE "claims" ADD COLUMN "held_by" text;--> statement-breakpoint
+CREATE INDEX "claims_holder_address_idx" ON "claims" USING btree (lower(coalesce("held_by", "minted_to")));

@@ -1,0 +1,124 @@
+/**
+ * A token moving on-chain after its claim, as a holder would move it from their own wallet: the
+ * claim's holder follows (holder_wallet_address, holder_id), `?holder_wallet_address=` finds it
+ * at its new holder and no longer at the old one, and a `claim.transferred` event goes out by
+ * webhook and in the feed for every move.
+ */
+import { collectiblesAbi } from "@collectibles/contracts";
+import { Webhook as Verifier } from "standardwebhooks";
+import type { Address } from "viem";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { chainAccounts, devAccount } from "../test/chainAccounts.ts";
+import { until } from "../test/faults.ts";
+import { chainAppPerFile } from "../test/perFile.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "../test/webhookReceiver.ts";
+
+const { t, stack, org } = chainAppPerFile({
+  organization: "Movers",
+  env: { WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: "1" },
+});
+
+let receiver: WebhookReceiver;
+beforeAll(async () => {
+  receiver = await startWebhookReceiver();
+});
+afterAll(() => receiver?.close());
+
+// Development accounts of their own (funded, not the relayer's #0), each a holder's own wallet.
+const first = devAccount(17);
+const second = devAccount(18);
+const outsider = devAccount(19);
+
+async function userWithWallet(email: string, wallet: Address): Promise<string> {
+  const res = await t.call("POST", "/users", {
+    json: { organization_id: org.id, email, wallet_address: wallet },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.data.id;
+}
+
+/** Account `fromIndex` sends the token to `to` with the standard ERC-1155 call. */
+async function transfer(fromIndex: number, to: Address, tokenId: string) {
+  const on = chainAccounts(stack.rpcUrl);
+  const from = devAccount(fromIndex).address;
+  const hash = await on.walletOf(fromIndex).writeContract({
+    address: stack.contract,
+    abi: collectiblesAbi,
+    functionName: "safeTransferFrom",
+    args: [from, to, BigInt(tokenId), 1n, "0x"],
+  });
+  const receipt = await on.client.waitForTransactionReceipt({ hash });
+  expect(receipt.status).toBe("success");
+}
+
+const claimsHeldBy = async (address: string) => {
+  const res = await t.call("GET", `/claims?holder_wallet_address=${address}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data.map((claim: { id: string }) => claim.id) as string[];
+};
+
+/** The claim.transferred deliveries about `claimId`, verified, oldest first. */
+function transfersDelivered(secret: string, claimId: string) {
+  return receiver.deliveries
+    .filter((d) => d.path === "/moves")
+    .map((d) => new Verifier(secret).verify(d.body, d.headers) as { type: string; data: never })
+    .filter((e: { data: { id: string } }) => e.data.id === claimId);
+}
+
+it("follows a token its holder sends on: filters find it at the new holder and a claim.transferred goes out per move", async () => {
+  const hook = await t.call("POST", "/webhooks", {
+    json: { url: `${receiver.url}/moves`, event_types: ["claim.transferred"] },
+  });
+  expect(hook.status).toBe(201);
+  const secret: string = hook.body.data.secret;
+  const firstId = await userWithWallet("first@example.com", first.address);
+  const secondId = await userWithWallet("second@example.com", second.address);
+  const collectible = await t.call("POST", "/collectibles", {
+    json: { organization_id: org.id, name: "Passed on", total_count: 5 },
+  });
+  expect(collectible.status).toBe(201);
+  const claimed = await t.call("POST", "/claims", {
+    json: { collectible_id: collectible.body.data.id, holder_id: firstId },
+  });
+  expect(claimed.status, JSON.stringify(claimed.body)).toBe(201);
+  const claim = claimed.body.data;
+  expect(await claimsHeldBy(first.address.toLowerCase())).toEqual([claim.id]);
+
+  await transfer(17, second.address, claim.token_id);
+  const [moved] = await until("the first move delivered", async () => {
+    const found = transfersDelivered(secret, claim.id);
+    return found.length > 0 ? found : undefined;
+  });
+  expect(moved).toMatchObject({
+    type: "claim.transferred",
+    data: { id: claim.id, holder_wallet_address: second.address, holder_id: secondId },
+  });
+  // As claimed, unchanged.
+  expect(moved?.data).toMatchObject({ claimed_by_id: firstId, minted_to: first.address });
+  expect(await claimsHeldBy(second.address)).toEqual([claim.id]);
+  expect(await claimsHeldBy(first.address)).toEqual([]);
+
+  // On to an address that is no user of the organization.
+  await transfer(18, outsider.address, claim.token_id);
+  const moves = await until("the second move delivered", async () => {
+    const found = transfersDelivered(secret, claim.id);
+    return found.length > 1 ? found : undefined;
+  });
+  expect(moves).toHaveLength(2);
+  expect(moves[1]).toMatchObject({
+    data: { holder_wallet_address: outsider.address, holder_id: null },
+  });
+  expect(await claimsHeldBy(outsider.address.toLowerCase())).toEqual([claim.id]);
+  expect(await claimsHeldBy(second.address)).toEqual([]);
+
+  const feed = await t.call("GET", "/events?limit=100");
+  const transferred = feed.body.data.filter(
+    (e: { type: string; data: { id: string } }) =>
+      e.type === "claim.transferred" && e.data.id === claim.id,
+  );
+  expect(
+    transferred.map(
+      (e: { data: { holder_wallet_address: string } }) => e.data.holder_wallet_address,
+    ),
+  ).toEqual([second.address, outsider.address]);
+}, 180_000);
