@@ -7,4 +7,4 @@ export {
   SkipReason,
 } from "./claimBatch.ts";
 export { collectiblesAbi } from "./generated/collectiblesAbi.ts";
-export { bytes16ToUuid, splitTokenId, tokenIdOf, uuidToBytes16 } from "./tokenId.ts";
+export { bytes16ToUuid, splitTokenId, tokenIdHex, tokenIdOf, uuidToBytes16 } from "./tokenId.ts";

@@ -20,6 +20,16 @@ export function tokenIdOf(collectibleId: string, claimId: string): bigint {
   return (BigInt(uuidToBytes16(collectibleId)) << 128n) | BigInt(uuidToBytes16(claimId));
 }
 
+/**
+ * `tokenIdOf` as the API shows it: `0x` and lowercase hex without leading zeros. Built from the
+ * two ids' hex digits directly (no bigint, no check): lists show a hundred per page, and the ids
+ * come from the database, already UUIDs.
+ */
+export function tokenIdHex(collectibleId: string, claimId: string): Hex {
+  const digits = `${collectibleId}${claimId}`.replaceAll("-", "").toLowerCase().replace(/^0+/, "");
+  return `0x${digits || "0"}`;
+}
+
 /** The collectible and claim UUIDs a token id carries. */
 export function splitTokenId(tokenId: bigint): { collectibleId: string; claimId: string } {
   const mask = (1n << 128n) - 1n;

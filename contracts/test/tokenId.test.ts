@@ -2,7 +2,13 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { describe, it } from "node:test";
 import { network } from "hardhat";
-import { bytes16ToUuid, splitTokenId, tokenIdOf, uuidToBytes16 } from "../src/tokenId.ts";
+import {
+  bytes16ToUuid,
+  splitTokenId,
+  tokenIdHex,
+  tokenIdOf,
+  uuidToBytes16,
+} from "../src/tokenId.ts";
 import { deployCollectibles } from "./helpers.ts";
 
 const { viem } = await network.create();
@@ -15,6 +21,22 @@ describe("src/tokenId.ts", () => {
       assert.equal(
         tokenIdOf(collectible, claim),
         await collectibles.read.tokenIdOf([uuidToBytes16(collectible), uuidToBytes16(claim)]),
+      );
+    }
+  });
+
+  it("writes the token id in hex as the API shows it, also when an id starts with zeros", () => {
+    const cases = [
+      [randomUUID(), randomUUID()],
+      ["00000000-0000-4000-8000-00000000000a", randomUUID()],
+      ["0190D3A2-C1F8-7E4B-9A6D-2C5E8F1A3B7C", "00000000-0000-0000-0000-000000000000"],
+      ["00000000-0000-0000-0000-000000000000", "00000000-0000-0000-0000-000000000001"],
+      ["00000000-0000-0000-0000-000000000000", "00000000-0000-0000-0000-000000000000"],
+    ];
+    for (const [collectible = "", claim = ""] of cases) {
+      assert.equal(
+        tokenIdHex(collectible, claim),
+        `0x${tokenIdOf(collectible, claim).toString(16)}`,
       );
     }
   });

@@ -1,5 +1,5 @@
 /** A claim, with what the chain says of its token, as the API answers it. */
-import { tokenIdOf } from "@collectibles/contracts";
+import { tokenIdHex } from "@collectibles/contracts";
 import type { ClaimRow } from "../db/claims.ts";
 import type { Claim } from "../schemas/claims.ts";
 import type { z } from "../schemas/zod.ts";
@@ -27,7 +27,7 @@ export function presentClaim(view: ClaimView, ctx: PresentContext): z.input<type
     claimed_by_id: claim.holderId,
     minted_to: claim.mintedTo,
     external_id: claim.externalId,
-    token_id: `0x${tokenIdOf(claim.collectibleId, claim.id).toString(16)}`,
+    token_id: tokenIdHex(claim.collectibleId, claim.id),
     edition: view.edition,
     blockchain_id: ctx.blockchainId,
     contract_address: ctx.contractAddress,
