@@ -60,3 +60,27 @@ it("keeps separate counts per key and forgets the oldest beyond its capacity", a
   await counts.get("a", a.count);
   expect([a.calls, b.calls, c.calls]).toEqual([2, 1, 1]);
 });
+
+it("counts once for requests that ask while the count runs, and again after a write", async () => {
+  const counts = new ListCounts();
+  let calls = 0;
+  let finish: (value: number) => void = () => {};
+  const slowCount = () => {
+    calls += 1;
+    return new Promise<number>((resolve) => (finish = resolve));
+  };
+  const asked = [counts.get("claims", slowCount), counts.get("claims", slowCount)];
+  finish(42);
+  expect(await Promise.all(asked)).toEqual([42, 42]);
+  expect(calls).toBe(1);
+
+  // A write while counting: the next request counts anew instead of waiting for the old count.
+  const before = counts.get("users", slowCount);
+  const finishBefore = finish;
+  counts.invalidate();
+  const after = counts.get("users", slowCount);
+  expect(calls).toBe(3);
+  finish(2);
+  finishBefore(1);
+  expect(await Promise.all([before, after])).toEqual([1, 2]);
+});

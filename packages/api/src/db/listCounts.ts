@@ -4,9 +4,12 @@
  * on every request would make the count, not the page, the cost of a list.
  *
  * A remembered count is dropped by any write this process answers (`invalidate`, called when a
- * POST, PATCH, PUT or DELETE request ends), so one API process always answers exact counts.
- * Writes made by another API process on the same PostgreSQL show within `maxAgeMs`. The
- * relayer's writes change only chain status, which no list filters on.
+ * POST, PATCH, PUT or DELETE request ends), so counts follow a client's own writes at once.
+ * Other changes show within `maxAgeMs`: writes by another API process on the same PostgreSQL,
+ * and what the chain decides (the relayer's status changes, a token's new holder), which only the
+ * `status` and `holder_wallet_address` filters of claims see. Requests asking for a count that
+ * is being counted wait for that count rather than start another (under load, a burst of
+ * `count(*)` of 100,000 rows each would cost more than the pages themselves).
  */
 import { type SQL, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
@@ -27,6 +30,8 @@ export async function countRows(q: Queryable, table: PgTable, where: SQL | undef
 export class ListCounts {
   #generation = 0;
   readonly #entries = new Map<string, { generation: number; count: number; at: number }>();
+  /** Counts running now, by key. */
+  readonly #counting = new Map<string, { generation: number; count: Promise<number> }>();
 
   constructor(
     private readonly maxAgeMs = 2_000,
@@ -37,6 +42,7 @@ export class ListCounts {
   invalidate(): void {
     this.#generation += 1;
     this.#entries.clear();
+    this.#counting.clear();
   }
 
   /** The count for `key` (the list and its filters), counted by `count` when not remembered. */
@@ -46,9 +52,19 @@ export class ListCounts {
     if (known && known.generation === this.#generation && now - known.at < this.maxAgeMs) {
       return known.count;
     }
-    // A write ending while this count runs may or may not be in it: then it is not remembered.
+    // A write ending while this count runs may or may not be in it: then it is not remembered,
+    // and later requests count again.
     const generation = this.#generation;
-    const value = await count();
+    const running = this.#counting.get(key);
+    if (running && running.generation === generation) return running.count;
+    const counting = count();
+    this.#counting.set(key, { generation, count: counting });
+    let value: number;
+    try {
+      value = await counting;
+    } finally {
+      if (this.#counting.get(key)?.count === counting) this.#counting.delete(key);
+    }
     if (generation === this.#generation) {
       this.#entries.delete(key);
       if (this.#entries.size >= this.maxEntries) {
