@@ -13,6 +13,7 @@ import {
   pgliteDir,
 } from "./bootstrap.ts";
 import { type RunningChainServices, startChainServices } from "./chain/chainServices.ts";
+import { forgetFoundKeys, KEY_REVOKED_CHANNEL } from "./db/apiKeys.ts";
 import { apiDataDir, EnvError, parseEnv } from "./env.ts";
 import { createLogger } from "./logger.ts";
 import { startHousekeeping } from "./services/housekeeping.ts";
@@ -57,6 +58,10 @@ try {
     chain: chain?.services,
   };
   const app = createApp(appDeps);
+  // A key revoked by another API process (or the CLI) is refused here from the next request on.
+  const stopListening = await database.listen(KEY_REVOKED_CHANNEL, () =>
+    forgetFoundKeys(database.db),
+  );
   const housekeeping = startHousekeeping(database.db, env, logger);
   const webhookSender = startWebhookSender(routeDepsOf(appDeps));
   const server = app.listen(env.PORT, env.HOST);
@@ -106,7 +111,7 @@ try {
     logger.info({ signal }, "stopping");
     housekeeping.stop();
     server.close(() => {
-      Promise.all([webhookSender.stop(), chain?.stop()])
+      Promise.all([webhookSender.stop(), chain?.stop(), stopListening()])
         .catch(() => {})
         .then(() => database.close())
         .finally(() => process.exit(0));

@@ -3,7 +3,7 @@
  * recognisable to secret scanners; only its SHA-256 is stored, and it is shown once at creation.
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { and, asc, eq, isNull, lt, or } from "drizzle-orm";
+import { and, asc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Queryable } from "./client.ts";
 import { apiKeys } from "./schema.ts";
 
@@ -99,6 +99,46 @@ export async function findActiveApiKey(q: Queryable, key: string): Promise<ApiKe
   return row;
 }
 
+/**
+ * How long a key found active is trusted without asking the database again: authentication
+ * then costs no round trip, and a revocation by another API process holds within this long
+ * (a revocation through this process holds at once).
+ */
+export const KEY_CACHE_MS = 1_000;
+const KEY_CACHE_MAX = 10_000;
+
+/** Active keys found lately, by key hash, per database handle. */
+const foundLately = new WeakMap<object, Map<string, { row: ApiKeyRow; until: number }>>();
+
+/** The channel a revocation is announced on, so that every API process forgets at once. */
+export const KEY_REVOKED_CHANNEL = "api_key_revoked";
+
+/** Forgets every key found lately on `db` (a key was revoked, here or in another process). */
+export function forgetFoundKeys(db: object): void {
+  foundLately.get(db)?.clear();
+}
+
+/** `findActiveApiKey`, answered from the keys found in the last KEY_CACHE_MS when it can be. */
+export async function findActiveApiKeyCached(
+  q: Queryable,
+  key: string,
+): Promise<ApiKeyRow | undefined> {
+  let cache = foundLately.get(q);
+  if (!cache) {
+    cache = new Map();
+    foundLately.set(q, cache);
+  }
+  const hash = hashApiKey(key);
+  const now = Date.now();
+  const cached = cache.get(hash);
+  if (cached && cached.until > now) return cached.row;
+  const row = await findActiveApiKey(q, key);
+  if (cache.size >= KEY_CACHE_MAX) cache.clear();
+  if (row) cache.set(hash, { row, until: now + KEY_CACHE_MS });
+  else cache.delete(hash);
+  return row;
+}
+
 /** A key's last use is recorded at most this often, so authentication rarely writes. */
 export const TOUCH_INTERVAL_MS = 60_000;
 
@@ -130,6 +170,10 @@ export async function revokeApiKey(q: Queryable, id: string): Promise<ApiKeyInfo
     .set({ revokedAt: new Date() })
     .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
     .returning();
+  // Revocations are rare: forget every key found lately rather than look for this one, here and
+  // (told at commit) in every other API process.
+  forgetFoundKeys(q);
+  if (row) await q.execute(sql`select pg_notify(${KEY_REVOKED_CHANNEL}, ${row.id})`);
   return row ? toApiKeyInfo(row) : undefined;
 }
 

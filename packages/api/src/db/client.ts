@@ -46,6 +46,11 @@ export interface DatabaseHandle {
    * it. PGlite serves one process, so there it is always granted.
    */
   tryLock(name: string): Promise<SessionLock | null>;
+  /**
+   * Calls `onNotice` for every NOTIFY on `channel`, from any process on the database (PostgreSQL:
+   * a connection of its own, opened again after it drops). Answers how to stop listening.
+   */
+  listen(channel: string, onNotice: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -108,6 +113,7 @@ async function openPostgres(url: string, poolSize = 10, migrate: boolean): Promi
       await db.execute(sql`select 1`);
     },
     close: () => pool.end(),
+    listen: (channel, onNotice) => listenOnPool(pool, channel, onNotice),
     async tryLock(name) {
       const client = await pool.connect();
       let lost = false;
@@ -179,10 +185,57 @@ async function openPglite(
         lock?.release();
       },
       tryLock: async () => ({ alive: async () => !pglite.closed, release: async () => {} }),
+      listen: (channel, onNotice) => pglite.listen(channel, onNotice),
     };
   } catch (error) {
     await client?.close().catch(() => {});
     lock?.release();
     throw error;
   }
+}
+
+/** How long a dropped LISTEN connection waits before connecting again. */
+const RELISTEN_MS = 1_000;
+
+/** LISTEN on a pool connection of its own, connecting again whenever it drops. */
+async function listenOnPool(
+  pool: pg.Pool,
+  channel: string,
+  onNotice: () => void,
+): Promise<() => Promise<void>> {
+  if (!/^[a-z_]+$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+  let stopped = false;
+  let client: pg.PoolClient | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async () => {
+    try {
+      const connected = await pool.connect();
+      connected.on("notification", (message) => {
+        if (message.channel === channel) onNotice();
+      });
+      connected.on("error", () => {
+        connected.release(true);
+        if (client === connected) client = undefined;
+        // Notices sent while reconnecting are missed: a listener may not rely on every one.
+        if (!stopped) retry = setTimeout(connect, RELISTEN_MS);
+      });
+      await connected.query(`listen ${channel}`);
+      client = connected;
+      if (stopped) await stop();
+    } catch {
+      if (!stopped) retry = setTimeout(connect, RELISTEN_MS);
+    }
+  };
+  const stop = async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const listening = client;
+    client = undefined;
+    if (listening) {
+      await listening.query(`unlisten ${channel}`).catch(() => {});
+      listening.release();
+    }
+  };
+  await connect();
+  return stop;
 }

@@ -11,7 +11,12 @@
 
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import basicAuth, { type IBasicAuthedRequest } from "express-basic-auth";
-import { type ApiKeyRow, findActiveApiKey, TOUCH_INTERVAL_MS, touchApiKey } from "../db/apiKeys.ts";
+import {
+  type ApiKeyRow,
+  findActiveApiKeyCached,
+  TOUCH_INTERVAL_MS,
+  touchApiKey,
+} from "../db/apiKeys.ts";
 import type { Database } from "../db/client.ts";
 import type { Scope } from "../db/scope.ts";
 import { readOnlyKey } from "../errorCatalogue.ts";
@@ -42,7 +47,7 @@ const unknownKey = () => new UnauthorizedError("The API key is unknown or revoke
 export function authenticate(db: Database): RequestHandler[] {
   const verified = new WeakMap<Request, ApiKeyRow>();
   const lookUp = async (key: string) =>
-    key && key.length <= MAX_KEY_LENGTH ? findActiveApiKey(db, key) : undefined;
+    key && key.length <= MAX_KEY_LENGTH ? findActiveApiKeyCached(db, key) : undefined;
 
   const bearer: RequestHandler = async (req, _res, next) => {
     const match = BEARER.exec(req.get("authorization") ?? "");
@@ -84,7 +89,10 @@ export function authenticate(db: Database): RequestHandler[] {
     res.locals.auth = { keyId: row.id, organizationId: row.organizationId, readOnly: row.readOnly };
     // The row says when use was last recorded: no write, and no round trip, within the minute.
     if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() >= TOUCH_INTERVAL_MS) {
-      await touchApiKey(db, row.id);
+      const now = new Date();
+      await touchApiKey(db, row.id, now);
+      // The row may be the cached one: the next requests need not touch again.
+      row.lastUsedAt = now;
     }
     next();
   };
