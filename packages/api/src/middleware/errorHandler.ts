@@ -14,6 +14,7 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from "../errors.ts";
+import { requestLog } from "./requestLogger.ts";
 
 /** Errors Express raises itself: its body parser's (they carry `type`), and its router's. */
 function fromFramework(error: unknown): ApiError | undefined {
@@ -50,12 +51,12 @@ function fromFramework(error: unknown): ApiError | undefined {
 export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   const known = error instanceof ApiError ? error : fromFramework(error);
   if (res.headersSent) {
-    req.log?.error({ err: error }, "error after the response started");
+    requestLog(req)?.error({ err: error }, "error after the response started");
     res.destroy();
     return;
   }
   if (!known) {
-    req.log?.error({ err: error }, "unhandled error");
+    requestLog(req)?.error({ err: error }, "unhandled error");
     res.status(500).json({ error: { code: "internal_error", message: "Internal server error" } });
     return;
   }
@@ -65,7 +66,7 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   }
   if (known instanceof RateLimitedError) res.set("Retry-After", String(known.retryAfterSeconds));
   if (known instanceof MethodNotAllowedError) res.set("Allow", known.allow.join(", "));
-  if (status >= 500) req.log?.error({ err: error }, known.message);
+  if (status >= 500) requestLog(req)?.error({ err: error }, known.message);
   res.status(status).json({
     error: {
       code: known.code,

@@ -3,10 +3,13 @@
  * `X-Request-Id` header or is generated, and is echoed in the response's `X-Request-Id`.
  * Headers are not logged except a few harmless ones: Authorization never appears; query values
  * are logged only for paging.
+ *
+ * Written here rather than with pino-http: that makes a child logger (with its redaction) for
+ * every request, 5% of a list page's CPU, while the line itself needs only the parent logger.
+ * Errors, which are rare, get a child logger carrying the request id (`requestLog`).
  */
 import { randomUUID } from "node:crypto";
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { pinoHttp } from "pino-http";
+import type { Request, RequestHandler, Response } from "express";
 import type { Logger } from "../logger.ts";
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -25,37 +28,64 @@ export function withoutQueryValues(url: string): string {
   return `${url.slice(0, mark)}?${new URLSearchParams(kept).toString()}`;
 }
 
-export function requestLogger(logger: Logger) {
-  return pinoHttp({
-    logger,
-    genReqId: (req: IncomingMessage, res: ServerResponse) => {
-      const incoming = req.headers["x-request-id"];
-      const id =
-        typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-      res.setHeader("X-Request-Id", id);
-      return id;
-    },
-    customLogLevel: (_req, res, error) =>
-      error || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info",
-    customProps: (_req, res) => {
-      const auth = (res as ServerResponse & { locals?: { auth?: { keyId: string } } }).locals?.auth;
-      return auth ? { key_id: auth.keyId } : {};
-    },
-    serializers: {
-      req: (req: {
-        id: unknown;
-        method: string;
-        url: string;
-        headers: Record<string, unknown>;
-      }) => ({
-        id: req.id,
+const requests = new WeakMap<Request, { logger: Logger; id: string }>();
+
+/** A logger for this request's errors, carrying its id. */
+export function requestLog(req: Request): Logger | undefined {
+  const known = requests.get(req);
+  return known?.logger.child({ req: { id: known.id } });
+}
+
+export function requestLogger(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const incoming = req.headers["x-request-id"];
+    const id = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    res.setHeader("X-Request-Id", id);
+    requests.set(req, { logger, id });
+    const started = performance.now();
+    // The URL as it came: routers rewrite req.url as they go.
+    const url = req.originalUrl;
+    const done = () => {
+      res.off("close", aborted);
+      logLine(logger, req, res, id, url, started, "request completed");
+    };
+    const aborted = () => {
+      res.off("finish", done);
+      logLine(logger, req, res, id, url, started, "request aborted");
+    };
+    res.once("finish", done);
+    res.once("close", aborted);
+    next();
+  };
+}
+
+function logLine(
+  logger: Logger,
+  req: Request,
+  res: Response,
+  id: string,
+  url: string,
+  started: number,
+  message: string,
+): void {
+  const status = res.statusCode;
+  const level = status >= 500 ? "error" : status >= 400 || !res.writableFinished ? "warn" : "info";
+  if (!logger.isLevelEnabled(level)) return;
+  const keyId = res.locals.auth?.keyId;
+  logger[level](
+    {
+      req: {
+        id,
         method: req.method,
-        url: withoutQueryValues(req.url),
+        url: withoutQueryValues(url),
         user_agent: req.headers["user-agent"],
         content_type: req.headers["content-type"],
         content_length: req.headers["content-length"],
-      }),
-      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+      },
+      res: { status },
+      responseTime: Math.round(performance.now() - started),
+      ...(keyId ? { key_id: keyId } : {}),
     },
-  });
+    message,
+  );
 }
