@@ -15,7 +15,7 @@ import { startWebhookReceiver, type WebhookReceiver } from "../test/webhookRecei
 
 const { t, stack, org } = chainAppPerFile({
   organization: "Movers",
-  env: { WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: "1" },
+  env: { WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: "1", WEBHOOK_RETRY_BASE_MS: "500" },
 });
 
 let receiver: WebhookReceiver;
@@ -28,6 +28,7 @@ afterAll(() => receiver?.close());
 const first = devAccount(17);
 const second = devAccount(18);
 const outsider = devAccount(19);
+const orderedHolder = devAccount(16);
 
 async function userWithWallet(email: string, wallet: Address): Promise<string> {
   const res = await t.call("POST", "/users", {
@@ -121,4 +122,43 @@ it("follows a token its holder sends on: filters find it at the new holder and a
       (e: { data: { holder_wallet_address: string } }) => e.data.holder_wallet_address,
     ),
   ).toEqual([second.address, outsider.address]);
+}, 180_000);
+
+it("sends one claim's messages in order: its transfer waits until its confirmation is delivered", async () => {
+  const hook = await t.call("POST", "/webhooks", {
+    json: { url: `${receiver.url}/ordered`, event_types: ["claim.confirmed", "claim.transferred"] },
+  });
+  expect(hook.status).toBe(201);
+  const holderId = await userWithWallet("ordered@example.com", orderedHolder.address);
+  const collectible = await t.call("POST", "/collectibles", {
+    json: { organization_id: org.id, name: "In order", total_count: 5 },
+  });
+  // The receiver refuses the first three deliveries (retried after ~0.5, 1 and 2 s): the token
+  // moves meanwhile, and its message must wait behind the confirmation.
+  let refused = 0;
+  receiver.answer = (d) => (d.path === "/ordered" && refused++ < 3 ? 500 : 200);
+  try {
+    const claimed = await t.call("POST", "/claims", {
+      json: { collectible_id: collectible.body.data.id, holder_id: holderId },
+    });
+    expect(claimed.status).toBe(201);
+    const claim = claimed.body.data;
+    await transfer(16, outsider.address, claim.token_id);
+    const received = await until("both messages delivered", async () => {
+      const about = receiver.deliveries
+        .filter((d) => d.path === "/ordered" && JSON.parse(d.body).data.id === claim.id)
+        .map((d) => JSON.parse(d.body).type as string);
+      return about.includes("claim.transferred") ? about : undefined;
+    });
+    // Every attempt at the confirmation (three refused, one accepted) came before the transfer.
+    expect(received).toEqual([
+      "claim.confirmed",
+      "claim.confirmed",
+      "claim.confirmed",
+      "claim.confirmed",
+      "claim.transferred",
+    ]);
+  } finally {
+    receiver.answer = () => 200;
+  }
 }, 180_000);
