@@ -8,6 +8,7 @@ import type { IndexerReader } from "@collectibles/indexer/reader";
 import { getAddress } from "viem";
 import type { Queryable } from "../db/client.ts";
 import { recordHolders, transfersFollowedTo } from "../db/holders.ts";
+import { pollLoop } from "../lib/pollLoop.ts";
 import type { Logger } from "../logger.ts";
 
 const POLL_MS = 1_000;
@@ -20,8 +21,6 @@ export function startTransferFollower(options: {
   logger: Logger;
 }): { stop(): Promise<void> } {
   const { db, indexer, logger } = options;
-  let stopped = false;
-  let wakeUp: (() => void) | undefined;
 
   /** Takes in the transfers of blocks the indexer has finished since the last round. */
   async function round(): Promise<void> {
@@ -44,27 +43,13 @@ export function startTransferFollower(options: {
     }
   }
 
-  const running = (async () => {
-    while (!stopped) {
-      try {
-        await round();
-      } catch (error) {
-        // The indexer is down or restarting: its blocks are taken in when it is back.
-        if (!stopped) logger.debug({ err: (error as Error).message }, "transfer follower waits");
-      }
-      if (stopped) break;
-      await new Promise<void>((resolve) => {
-        wakeUp = resolve;
-        setTimeout(resolve, POLL_MS).unref();
-      });
-    }
-  })();
-
-  return {
-    async stop() {
-      stopped = true;
-      wakeUp?.();
-      await running;
+  return pollLoop(
+    async () => {
+      await round();
+      return false; // at most one round a second: transfers are rare next to claims
     },
-  };
+    POLL_MS,
+    // The indexer is down or restarting: its blocks are taken in when it is back.
+    (error) => logger.debug({ err: error.message }, "transfer follower waits"),
+  );
 }

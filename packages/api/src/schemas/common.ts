@@ -36,31 +36,39 @@ export const queryInt = (name: string, min: number, max: number, fallback: numbe
     .transform((value) => value ?? fallback)
     .openapi(intParam(name, min, max, fallback));
 
+/**
+ * A query parameter holding a cursor this API gave, read back with `decode` as the position it
+ * names; one `decode` does not know is refused as `invalid_cursor`, telling where cursors come from.
+ */
+export function cursorParam<T>(
+  name: string,
+  decode: (value: string) => T | undefined,
+  given: { from: string; description: string },
+) {
+  return z
+    .string()
+    .transform((value, ctx) => {
+      const position = decode(value);
+      if (position === undefined) {
+        ctx.addIssue({
+          code: "custom",
+          message: `is not a cursor this API gave (use ${given.from} as it is)`,
+          params: { code: "invalid_cursor" },
+        });
+        return z.NEVER;
+      }
+      return position;
+    })
+    .optional()
+    .openapi({ param: { name, in: "query", description: given.description }, type: "string" });
+}
+
 /** `?cursor=`: a `pagination.next_cursor` this API gave, read back as the position it names. */
-const Cursor = z
-  .string()
-  .transform((value, ctx) => {
-    const position = decodeCursor(value);
-    if (!position) {
-      ctx.addIssue({
-        code: "custom",
-        message: "is not a cursor this API gave (use pagination.next_cursor as it is)",
-        params: { code: "invalid_cursor" },
-      });
-      return z.NEVER;
-    }
-    return position;
-  })
-  .optional()
-  .openapi({
-    param: {
-      name: "cursor",
-      in: "query",
-      description:
-        "Instead of page: the page after the one whose pagination.next_cursor this is; as fast at any depth",
-    },
-    type: "string",
-  });
+const Cursor = cursorParam("cursor", decodeCursor, {
+  from: "pagination.next_cursor",
+  description:
+    "Instead of page: the page after the one whose pagination.next_cursor this is; as fast at any depth",
+});
 
 export const PageQuery = {
   // No default here: a page given beside a cursor is refused; absent means the first page.

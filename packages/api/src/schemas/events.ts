@@ -3,7 +3,7 @@ import { EVENT_TYPES } from "../db/eventSchema.ts";
 import { decodeEventCursor } from "../lib/cursor.ts";
 import { Claim } from "./claims.ts";
 import { Collectible } from "./collectibles.ts";
-import { MAX_LIMIT, queryInt, Timestamp, Uuid } from "./common.ts";
+import { cursorParam, MAX_LIMIT, queryInt, Timestamp, Uuid } from "./common.ts";
 import { z } from "./zod.ts";
 
 export const EventType = z.enum(EVENT_TYPES).openapi("EventType");
@@ -20,29 +20,10 @@ export const Event = z
   })
   .openapi("Event");
 
-const After = z
-  .string()
-  .transform((value, ctx) => {
-    const position = decodeEventCursor(value);
-    if (position === undefined) {
-      ctx.addIssue({
-        code: "custom",
-        message: "is not an event cursor this API gave (use next_cursor as it is)",
-        params: { code: "invalid_cursor" },
-      });
-      return z.NEVER;
-    }
-    return position;
-  })
-  .optional()
-  .openapi({
-    param: {
-      name: "after",
-      in: "query",
-      description: "The next_cursor of the last answer; absent: from the first event",
-    },
-    type: "string",
-  });
+const After = cursorParam("after", decodeEventCursor, {
+  from: "next_cursor",
+  description: "The next_cursor of the last answer; absent: from the first event",
+});
 
 export const EventsQuery = z.strictObject({
   after: After,

@@ -13,6 +13,7 @@ import {
   takeDueMessages,
 } from "../db/webhooks.ts";
 import type { RouteDeps } from "../deps.ts";
+import { pollLoop } from "../lib/pollLoop.ts";
 import { eventBody, presentNewEvents } from "../services/events.ts";
 import { postWebhook } from "./post.ts";
 import { signedHeaders } from "./signature.ts";
@@ -38,9 +39,7 @@ export function startWebhookSender(deps: RouteDeps): { stop(): Promise<void> } {
   // Longer than any one attempt can take, so a lease outlives the send it covers.
   const leaseMs = config.WEBHOOK_TIMEOUT_MS * 2 + 5_000;
   const idlePollMs = Math.min(IDLE_POLL_MS, Math.ceil(config.WEBHOOK_RETRY_BASE_MS / 4));
-  let stopped = false;
   let lastDisableCheck = 0;
-  let wakeUp: (() => void) | undefined;
 
   async function deliver(message: TakenMessage): Promise<void> {
     const body = JSON.stringify(
@@ -101,28 +100,9 @@ export function startWebhookSender(deps: RouteDeps): { stop(): Promise<void> } {
     return taken.length;
   }
 
-  const running = (async () => {
-    while (!stopped) {
-      let busy = 0;
-      try {
-        busy = await round();
-      } catch (error) {
-        if (!stopped) logger.warn({ err: (error as Error).message }, "webhook round failed");
-      }
-      if (busy === 0 && !stopped) {
-        await new Promise<void>((resolve) => {
-          wakeUp = resolve;
-          setTimeout(resolve, idlePollMs).unref();
-        });
-      }
-    }
-  })();
-
-  return {
-    async stop() {
-      stopped = true;
-      wakeUp?.();
-      await running;
-    },
-  };
+  return pollLoop(
+    async () => (await round()) > 0,
+    idlePollMs,
+    (error) => logger.warn({ err: error.message }, "webhook round failed"),
+  );
 }
