@@ -35,7 +35,8 @@ const users: Seed = async (db, rows) => {
 
 /**
  * `rows` confirmed claims: 100 collectibles of rows/100 editions in 10 organizations, each claim
- * by its own user, created_at one second apart (the users seed supplies the holders).
+ * by its own user, with its edition and transaction as the relayer stores them on confirmation,
+ * created_at one second apart (the users seed supplies the holders).
  */
 const claims: Seed = async (db, rows) => {
   const made = await users(db, rows);
@@ -51,8 +52,10 @@ const claims: Seed = async (db, rows) => {
     join (select id, row_number() over (order by created_at, id) as n from organizations) as o
       on o.n = i`);
   await db.execute(sql`
-    insert into claims (collectible_id, holder_id, minted_to, status, created_at, updated_at)
-    select c.id, u.id, u.wallet_address, 'confirmed',
+    insert into claims (collectible_id, holder_id, minted_to, status, edition, transaction_hash,
+                        created_at, updated_at)
+    select c.id, u.id, u.wallet_address, 'confirmed', 1 + ((u.n - 1) % ${perCollectible}),
+           '0x' || lpad(to_hex(u.n), 64, '0'),
            timestamptz '2026-04-01T00:00:00Z' + u.n * interval '1 second',
            timestamptz '2026-04-01T00:00:00Z' + u.n * interval '1 second'
     from (select id, organization_id, wallet_address,

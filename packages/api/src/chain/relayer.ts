@@ -12,7 +12,12 @@
  * - Fees stop at the configured cap, and `status()` names a transaction stuck there.
  */
 import type { IndexerReader } from "@collectibles/indexer/reader";
-import { confirmMinedUpTo, highestMinedPendingBlock } from "../db/chainIntents.ts";
+import {
+  confirmMinedUpTo,
+  highestMinedPendingBlock,
+  type MintFacts,
+  minedPendingClaimIds,
+} from "../db/chainIntents.ts";
 import type { DatabaseHandle, SessionLock } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
 import { type AuditOptions, auditChain, ChainMismatchError } from "./chainAudit.ts";
@@ -50,6 +55,8 @@ const IDLE_MS = 200;
 const INDEXER_POLL_MS = 40;
 const MAX_BACKOFF_MS = 5_000;
 const LOCK_RETRY_MS = 2_000;
+/** The indexer reader's most ids per call. */
+const INDEXER_IDS_PER_CALL = 1_000;
 
 export class Relayer {
   private running = false;
@@ -202,9 +209,30 @@ export class Relayer {
       if (indexed === null) return false;
       upTo = indexed < highest ? indexed : highest;
     }
-    const changed = await confirmMinedUpTo(this.ctx.db, upTo);
+    let mints: Map<string, MintFacts>;
+    try {
+      mints = await this.mintsUpTo(upTo);
+    } catch {
+      return false; // The indexer stopped answering: confirm in a later round.
+    }
+    const changed = await confirmMinedUpTo(this.ctx.db, upTo, mints);
     if (changed > 0) this.ctx.changed();
     // Still waiting for the indexer: wait a little rather than spin.
     return changed > 0;
+  }
+
+  /** What the indexer has of the claims about to be confirmed, read in bulk. */
+  private async mintsUpTo(block: bigint): Promise<Map<string, MintFacts>> {
+    const mints = new Map<string, MintFacts>();
+    const indexer = this.options.indexer;
+    if (!indexer) return mints;
+    const ids = await minedPendingClaimIds(this.ctx.db, block);
+    for (let i = 0; i < ids.length; i += INDEXER_IDS_PER_CALL) {
+      const indexed = await indexer.claimsByIds(ids.slice(i, i + INDEXER_IDS_PER_CALL));
+      for (const [id, claim] of indexed) {
+        mints.set(id, { edition: Number(claim.edition), transactionHash: claim.transactionHash });
+      }
+    }
+    return mints;
   }
 }

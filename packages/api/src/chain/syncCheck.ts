@@ -1,6 +1,7 @@
 /**
  * The `sync` readiness check: how far each part is behind — the chain's head against the block
- * the indexer has, and the relayer's backlog of pending claims — reported on every /ready, and
+ * the indexer has, the block whose transfers the API's holders include (its projection of the
+ * indexer), and the relayer's backlog of pending claims — reported on every /ready, and
  * unready (503) once the chain stops answering or the indexer is more than READY_MAX_LAG_BLOCKS
  * behind for READY_LAG_GRACE_SECONDS: confirmations have stopped, and a load balancer or an
  * operator should know, although every part still answers its own ping.
@@ -8,6 +9,7 @@
 import type { IndexerReader } from "@collectibles/indexer/reader";
 import { pendingBacklog } from "../db/chainIntents.ts";
 import type { Database } from "../db/client.ts";
+import { transfersFollowedTo } from "../db/holders.ts";
 import type { ReadinessCheck } from "../deps.ts";
 import type { ChainClient } from "./chainClient.ts";
 
@@ -36,16 +38,18 @@ export function syncCheck(options: SyncCheckOptions): ReadinessCheck {
     name: "sync",
     critical: true,
     async check() {
-      const [head, indexed, backlog] = await Promise.all([
+      const [head, indexed, backlog, holdersAt] = await Promise.all([
         within(options.chain.blockNumber()),
         options.indexer ? within(options.indexer.indexedBlock()) : Promise.resolve(undefined),
         pendingBacklog(options.db),
+        options.indexer ? transfersFollowedTo(options.db) : Promise.resolve(undefined),
       ]);
       const oldest = backlog.oldest
         ? Math.round((Date.now() - backlog.oldest.getTime()) / 1000)
         : 0;
       const summary =
         `chain head ${head ?? "unknown"}, indexed ${options.indexer ? (indexed ?? "unknown") : "n/a"}, ` +
+        (holdersAt === undefined ? "" : `holders followed to ${holdersAt}, `) +
         `relayer backlog ${backlog.count} (oldest ${oldest} s)`;
       let trouble: string | undefined;
       if (head === undefined) trouble = "the chain does not answer";

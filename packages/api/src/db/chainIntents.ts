@@ -188,8 +188,31 @@ export async function highestMinedPendingBlock(q: Queryable): Promise<bigint | n
   return highest;
 }
 
-/** Rows mined at or below `block` (which the indexer has) become confirmed; answers how many. */
-export function confirmMinedUpTo(q: Queryable, block: bigint): Promise<number> {
+/** Claims mined at or below `block` and not yet confirmed. */
+export async function minedPendingClaimIds(q: Queryable, block: bigint): Promise<string[]> {
+  const rows = await q
+    .select({ id: claims.id })
+    .from(claims)
+    .where(and(eq(claims.status, "pending"), lte(claims.minedBlock, block)));
+  return rows.map((row) => row.id);
+}
+
+/** What the indexer says of a minted claim, kept with it when it is confirmed. */
+export interface MintFacts {
+  edition: number;
+  /** The transaction that minted it (not always the relayer's: a receiver's hook may mint). */
+  transactionHash: string;
+}
+
+/**
+ * Rows mined at or below `block` (which the indexer has) become confirmed, claims with their
+ * mint facts (as the indexer has them) when known; answers how many rows changed.
+ */
+export function confirmMinedUpTo(
+  q: Queryable,
+  block: bigint,
+  mints: ReadonlyMap<string, MintFacts> = new Map(),
+): Promise<number> {
   return q.transaction(async (tx) => {
     const confirmed = await tx
       .update(collectibles)
@@ -201,6 +224,15 @@ export function confirmMinedUpTo(q: Queryable, block: bigint): Promise<number> {
       .set({ status: "confirmed", updatedAt: sql`now()` })
       .where(and(eq(claims.status, "pending"), lte(claims.minedBlock, block)))
       .returning({ id: claims.id });
+    if (mints.size > 0) {
+      const values = [...mints].map(
+        ([id, mint]) => sql`(${id}::uuid, ${mint.edition}::int, ${mint.transactionHash})`,
+      );
+      await tx.execute(sql`
+        update claims set edition = known.edition, transaction_hash = known.hash
+        from (values ${sql.join(values, sql`, `)}) as known(id, edition, hash)
+        where claims.id = known.id`);
+    }
     await recordEvents(tx, "collectible.confirmed", confirmed);
     const claimObjects = await claimEventObjects(
       tx,
@@ -239,7 +271,10 @@ export async function unmine(q: Queryable, collectibleIds: string[], claimIds: s
     await q.update(collectibles).set(again).where(inArray(collectibles.id, collectibleIds));
   }
   if (claimIds.length > 0) {
-    await q.update(claims).set(again).where(inArray(claims.id, claimIds));
+    await q
+      .update(claims)
+      .set({ ...again, edition: null })
+      .where(inArray(claims.id, claimIds));
   }
 }
 

@@ -200,6 +200,8 @@ export const claims = pgTable(
      * while it has not moved from `mintedTo`. Kept by chain/transferFollower.ts for filters.
      */
     heldBy: text("held_by"),
+    /** The token's edition, as the indexer counted it when the claim was confirmed. */
+    edition: integer("edition"),
     /**
      * The holder's email when the claim was made: one claim per person holds per organization
      * and email, also after the user is deleted and created again (a new user id). Null only on

@@ -9,7 +9,7 @@ export const CheckResult = z
     latency_ms: z.number().int().min(0),
     message: z.string().optional().openapi({
       description:
-        "Why it is down; for `sync`, also when up: chain head, indexed block and relayer backlog",
+        "Why it is down; for `sync`, also when up: chain head, indexed block, block the holders are followed to, and relayer backlog",
     }),
   })
   .openapi("CheckResult");

@@ -1,8 +1,11 @@
 /**
  * What the chain says about collectibles and claims, joined to the API's rows: claimed counts,
- * each token's holder after transfers, its edition and transaction. The indexer is the source;
- * when it is down or not configured, the API's own records answer (counts of confirmed claims,
- * holders as minted).
+ * each token's holder after transfers, its edition and transaction. The indexer is the source,
+ * and the API keeps what it shows in its own rows (a projection), so a page is read from one
+ * database: a claim's edition is stored when the relayer confirms it from the indexer, its
+ * holder after transfers by the transfer follower, and a collectible's claimed count is its
+ * confirmed claims (confirmed means the indexer has the mint). Only a claim confirmed before the
+ * API stored editions still asks the indexer.
  */
 import { getAddress } from "viem";
 import type { ClaimWithOrganization } from "../db/claims.ts";
@@ -13,29 +16,15 @@ import type { ClaimView } from "../presenters/claim.ts";
 import type { CollectibleView } from "../presenters/collectible.ts";
 
 /**
- * Each collectible's claimed count (what the chain has: the indexer's count, or the API's
- * confirmed claims when it is down) and pending count (accepted, not yet confirmed).
+ * Each collectible's claimed count (its confirmed claims: what the chain has) and pending count
+ * (accepted, not yet confirmed).
  */
 export async function withClaimCounts(
   deps: AppDeps,
   rows: CollectibleRow[],
 ): Promise<CollectibleView[]> {
   const ids = rows.filter((row) => row.status === "confirmed").map((row) => row.id);
-  const claimed = new Map<string, number>();
-  const indexer = deps.chain?.indexer;
-  if (ids.length > 0 && indexer) {
-    try {
-      const indexed = await indexer.collectiblesByIds(ids);
-      for (const [id, row] of indexed) claimed.set(id, Number(row.claimedCount));
-    } catch (error) {
-      deps.logger.warn({ err: (error as Error).message }, "indexer unavailable; counting locally");
-    }
-  }
-  const missing = ids.filter((id) => !claimed.has(id));
-  if (missing.length > 0) {
-    const local = await claimCounts(deps.db, "collectible", missing, "confirmed");
-    for (const id of missing) claimed.set(id, local.get(id) ?? 0);
-  }
+  const claimed = await claimCounts(deps.db, "collectible", ids, "confirmed");
   // Only a collectible with reserved places can have pending claims.
   const reserved = rows.filter((row) => row.reservedCount > 0).map((row) => row.id);
   const pending = await claimCounts(deps.db, "collectible", reserved, "pending");
@@ -46,56 +35,67 @@ export async function withClaimCounts(
   }));
 }
 
+/** The held-by address when the token has left the address it was minted to. */
+const movedTo = (holder: string | null, mintedTo: string) =>
+  holder && holder.toLowerCase() !== mintedTo.toLowerCase() ? holder : undefined;
+
 export async function withChainFacts(
   deps: AppDeps,
   rows: ClaimWithOrganization[],
 ): Promise<ClaimView[]> {
-  const asMinted = (row: ClaimWithOrganization): ClaimView => ({
-    row: row.claim,
-    holderAddress: row.claim.mintedTo,
-    holderId: row.claim.holderId,
-    edition: null,
-    transactionHash: row.claim.transactionHash,
-  });
-  const minted = rows.filter((r) => r.claim.status === "confirmed").map((r) => r.claim.id);
-  const indexer = deps.chain?.indexer;
-  if (minted.length === 0 || !indexer) return rows.map(asMinted);
-  let indexed: Awaited<ReturnType<typeof indexer.claimsByIds>>;
-  try {
-    indexed = await indexer.claimsByIds(minted);
-  } catch (error) {
-    deps.logger.warn({ err: (error as Error).message }, "indexer unavailable; holders as minted");
-    return rows.map(asMinted);
-  }
-  const movedTo = (row: ClaimWithOrganization) => {
-    const holder = indexed.get(row.claim.id)?.holder;
-    return holder && holder.toLowerCase() !== row.claim.mintedTo.toLowerCase() ? holder : undefined;
-  };
-  const moved = rows.filter((row) => movedTo(row) !== undefined);
+  const legacy = await legacyFacts(deps, rows);
+  const holderOf = (row: ClaimWithOrganization) =>
+    legacy.get(row.claim.id)?.holder ?? row.claim.heldBy;
+  const moved = rows.filter((row) => movedTo(holderOf(row), row.claim.mintedTo));
   // `orgId:lowercase address` -> the organization's user holding a token after a transfer.
   const usersByAddress = new Map<string, string>();
   if (moved.length > 0) {
     const holders = await usersByWallet(
       deps.db,
       [...new Set(moved.map((row) => row.organizationId))],
-      moved.map((row) => movedTo(row) ?? ""),
+      moved.map((row) => holderOf(row) ?? ""),
     );
     for (const user of holders) {
       usersByAddress.set(`${user.organizationId}:${user.walletAddress.toLowerCase()}`, user.id);
     }
   }
   return rows.map((row) => {
-    const chain = indexed.get(row.claim.id);
-    if (!chain) return asMinted(row);
-    const newHolder = movedTo(row);
+    const { claim } = row;
+    const newHolder = movedTo(holderOf(row), claim.mintedTo);
+    const indexed = legacy.get(claim.id);
     return {
-      row: row.claim,
-      holderAddress: getAddress(chain.holder),
+      row: claim,
+      holderAddress: newHolder ?? claim.mintedTo,
       holderId: newHolder
         ? (usersByAddress.get(`${row.organizationId}:${newHolder.toLowerCase()}`) ?? null)
-        : row.claim.holderId,
-      edition: Number(chain.edition),
-      transactionHash: chain.transactionHash,
+        : claim.holderId,
+      edition: indexed?.edition ?? claim.edition,
+      transactionHash: indexed?.transactionHash ?? claim.transactionHash,
     };
   });
+}
+
+/**
+ * The indexer's facts of claims confirmed before editions were stored (their edition is null):
+ * none for claims confirmed since. When the indexer does not answer, they show as minted.
+ */
+async function legacyFacts(deps: AppDeps, rows: ClaimWithOrganization[]) {
+  const facts = new Map<string, { holder: string; edition: number; transactionHash: string }>();
+  const indexer = deps.chain?.indexer;
+  const ids = rows
+    .filter((row) => row.claim.status === "confirmed" && row.claim.edition === null)
+    .map((row) => row.claim.id);
+  if (ids.length === 0 || !indexer) return facts;
+  try {
+    for (const [id, chain] of await indexer.claimsByIds(ids)) {
+      facts.set(id, {
+        holder: getAddress(chain.holder),
+        edition: Number(chain.edition),
+        transactionHash: chain.transactionHash,
+      });
+    }
+  } catch (error) {
+    deps.logger.warn({ err: (error as Error).message }, "indexer unavailable; holders as minted");
+  }
+  return facts;
 }

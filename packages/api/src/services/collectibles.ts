@@ -3,7 +3,8 @@
  *
  * - POST stores the collectible (the durable intent) and answers once the chain has it and the
  *   indexer has seen it, or after CONFIRM_TIMEOUT_MS with the pending object.
- * - claimed_count is what the chain (the indexer) has; pending_count the claims accepted and not
+ * - claimed_count is what the chain has (its confirmed claims: confirmed means indexed);
+ *   pending_count the claims accepted and not
  *   yet confirmed; available_count what a new claim can still take (total − confirmed − pending).
  * - creator_id must be an active user of the same organization.
  * - Metadata is immutable on-chain, so there is no update or delete.
