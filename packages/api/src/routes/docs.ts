@@ -26,6 +26,9 @@ const PAGE = `<!doctype html>
     <meta charset="utf-8" />
     <title>Collectibles API</title>
     <link rel="stylesheet" href="/docs/swagger-ui.css" />
+    <!-- Without an icon of its own, a browser asks for /favicon.ico: a 404 in the console. -->
+    <link rel="icon" type="image/png" sizes="32x32" href="/docs/favicon-32x32.png" />
+    <link rel="icon" type="image/png" sizes="16x16" href="/docs/favicon-16x16.png" />
   </head>
   <body>
     <div id="swagger-ui"></div>
