@@ -13,5 +13,8 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 180_000,
     hookTimeout: 300_000,
+    // The global setup stops the stack gracefully, and devkit's stop() keeps its grace timer
+    // (10 s, Ponder's 15 s) after the process has gone: wait that out rather than warn about it.
+    teardownTimeout: 20_000,
   },
 });
