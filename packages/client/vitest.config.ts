@@ -13,8 +13,9 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 180_000,
     hookTimeout: 300_000,
-    // The global setup stops the stack gracefully, and devkit's stop() keeps its grace timer
-    // (10 s, Ponder's 15 s) after the process has gone: wait that out rather than warn about it.
-    teardownTimeout: 20_000,
+    // After the global setup has stopped the stack, timers of devkit's process helpers (stop()'s
+    // grace timer, line waits) still hold the main process; vitest then warns and exits with the
+    // tests' result. Not waiting long for them keeps the run short.
+    teardownTimeout: 5_000,
   },
 });
