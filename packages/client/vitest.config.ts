@@ -1,0 +1,21 @@
+import { defineConfig } from "vitest/config";
+
+// Every file talks to one real API (chain, contract, indexer, API process) that the global setup
+// starts once; one file at a time, so the machine's two cores serve that stack.
+export default defineConfig({
+  test: {
+    include: ["src/**/*.test.ts"],
+    // People read the default reporter; `pnpm test` counts from the JSON one (kept by turbo's
+    // cache with the run, so a cached run is counted the same).
+    reporters: ["default", "json"],
+    outputFile: { json: "test-results/vitest.json" },
+    globalSetup: ["src/test/apiStack.setup.ts"],
+    fileParallelism: false,
+    testTimeout: 180_000,
+    hookTimeout: 300_000,
+    // After the global setup has stopped the stack, timers of devkit's process helpers (stop()'s
+    // grace timer, line waits) still hold the main process; vitest then warns and exits with the
+    // tests' result. Not waiting long for them keeps the run short.
+    teardownTimeout: 5_000,
+  },
+});
