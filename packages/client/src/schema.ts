@@ -346,7 +346,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send one delivery again, or every delivery of events since a time */
+        /** Send a settled delivery again, or every settled delivery of events since a time */
         post: operations["resendWebhook"];
         delete?: never;
         options?: never;
@@ -429,7 +429,7 @@ export interface components {
             status: "up" | "down";
             critical: boolean;
             latency_ms: number;
-            /** @description Why it is down; for `sync`, also when up: chain head, indexed block and relayer backlog */
+            /** @description Why it is down; for `sync`, also when up: chain head, indexed block, block the holders are followed to, and relayer backlog */
             message?: string;
         };
         NotReady: {
@@ -956,7 +956,7 @@ export interface components {
             secret: string;
         };
         /** @enum {string} */
-        EventType: "collectible.confirmed" | "collectible.failed" | "claim.confirmed" | "claim.failed";
+        EventType: "collectible.confirmed" | "collectible.failed" | "claim.confirmed" | "claim.failed" | "claim.transferred";
         Webhook: {
             /**
              * Format: uuid
@@ -3807,6 +3807,8 @@ export interface operations {
                 external_id?: string;
                 /** @description Only claims in this state: pending, confirmed or failed */
                 status?: components["schemas"]["ChainStatus"];
+                /** @description Claims whose holder_wallet_address is this (any letter case): the token's holder after on-chain transfers, taken in from the indexer within about a second */
+                holder_wallet_address?: string;
             };
             header?: never;
             path?: never;
