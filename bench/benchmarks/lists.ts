@@ -43,6 +43,7 @@ interface Load {
   latencyMs: { p50: number; p90: number; p99: number; max: number; mean: number };
   bytesPerSecond: number;
   non2xx: number;
+  statusCodes?: Record<string, { count: number }>;
   errors: number;
   timeouts: number;
 }
@@ -113,7 +114,11 @@ async function load(
   const line = output.trim().split("\n").at(-1) ?? "";
   const result = JSON.parse(line) as Load;
   // A wrong answer invalidates the measurement; slow ones are part of it (counted in notes).
-  if (result.non2xx > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers`);
+  if (result.non2xx > 0) {
+    throw new Error(
+      `${url}: ${result.non2xx} non-2xx answers (${JSON.stringify(result.statusCodes ?? {})})`,
+    );
+  }
   return result;
 }
 

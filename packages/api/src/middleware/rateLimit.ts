@@ -29,6 +29,15 @@ export function rateLimitPerKey({ max, windowMs }: { max: number; windowMs: numb
   });
 }
 
+/** Addresses remembered at most; beyond it the oldest go (a flood from many addresses). */
+const MAX_ADDRESSES = 100_000;
+
+/**
+ * Counts only answers that went out as 401: a request its client gave up on (closed before the
+ * answer) or that passed authentication is no refusal. (express-rate-limit counts every request
+ * and takes back the successful ones when they finish, so aborted requests with a valid key used
+ * to count, and enough of them locked an address out.)
+ */
 export function rateLimitFailedAuthentication({
   max,
   windowMs,
@@ -36,24 +45,29 @@ export function rateLimitFailedAuthentication({
   max: number;
   windowMs: number;
 }): RequestHandler {
-  return rateLimit({
-    windowMs,
-    limit: max,
-    // Headers describe the key's own limit; this one is the address's and stays unadvertised.
-    standardHeaders: false,
-    legacyHeaders: false,
-    identifier: "per-address",
-    requestPropertyName: "addressRateLimit",
-    keyGenerator: (req: Request) => ipKeyGenerator(req.ip ?? "unknown"),
-    // Only refusals of the key count: a valid key's requests are the per-key limit's business.
-    skipSuccessfulRequests: true,
-    requestWasSuccessful: (_req: Request, res: Response) => res.statusCode !== 401,
-    handler: (req: Request, _res: Response, next: NextFunction) => {
-      const { resetTime } =
-        (req as Request & { addressRateLimit?: { resetTime?: Date } }).addressRateLimit ?? {};
-      const seconds = resetTime ? Math.ceil((resetTime.getTime() - Date.now()) / 1000) : 0;
-      next(new RateLimitedError(Math.max(1, seconds || Math.ceil(windowMs / 1000))));
-    },
-    validate: { trustProxy: false, xForwardedForHeader: false },
-  });
+  const refusals = new Map<string, { count: number; resetAt: number }>();
+  return (req, res, next) => {
+    const address = ipKeyGenerator(req.ip ?? "unknown");
+    const now = Date.now();
+    const known = refusals.get(address);
+    if (known && known.resetAt > now && known.count >= max) {
+      return next(new RateLimitedError(Math.max(1, Math.ceil((known.resetAt - now) / 1000))));
+    }
+    res.once("finish", () => {
+      if (res.statusCode !== 401) return;
+      const at = Date.now();
+      const entry = refusals.get(address);
+      if (entry && entry.resetAt > at) {
+        entry.count += 1;
+        return;
+      }
+      refusals.delete(address);
+      if (refusals.size >= MAX_ADDRESSES) {
+        const oldest = refusals.keys().next().value;
+        if (oldest !== undefined) refusals.delete(oldest);
+      }
+      refusals.set(address, { count: 1, resetAt: at + windowMs });
+    });
+    next();
+  };
 }

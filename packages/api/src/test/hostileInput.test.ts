@@ -5,7 +5,9 @@
  * trace in the log; the event loop's delay while the corpus runs is printed (a figure for the
  * notes, not an assertion: timing belongs in benchmarks).
  */
+
 import http from "node:http";
+import net from "node:net";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Writable } from "node:stream";
 import { brotliCompressSync, gzipSync } from "node:zlib";
@@ -273,5 +275,24 @@ describe("floods without a valid key", () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(refused.body.error.code).toBe("rate_limited");
+  });
+
+  it("do not include requests with a valid key that their client gave up on", async () => {
+    const limited = await t.startSibling({ env: { ANONYMOUS_RATE_LIMIT_MAX: "3" } });
+    const { port } = new URL(limited.url);
+    for (let i = 0; i < 6; i++) {
+      // A body announced and never sent: the key passes, then the client leaves mid-body.
+      const socket = net.connect(Number(port), "127.0.0.1");
+      await new Promise((resolve) => socket.once("connect", resolve));
+      socket.write(
+        `POST /organizations HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.adminKey}\r\n` +
+          "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{",
+      );
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      socket.destroy();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await limited.call("GET", "/users")).status).toBe(200);
+    expect((await limited.call("GET", "/users", { key: null })).status).toBe(401);
   });
 });
