@@ -78,8 +78,25 @@ interface PonderStatus {
   [chainName: string]: { id: number; block: { number: number; timestamp: number } };
 }
 
-// Postgres binds at most 65,535 parameters; API pages are far smaller than this.
+// The most ids one call takes.
 const MAX_IDS = 1_000;
+/**
+ * Ids per request to Ponder: `@ponder/client` sends the query in the URL of a GET, and Node
+ * refuses URLs over 16 kB (431), which about 250 UUIDs reach.
+ */
+const IDS_PER_REQUEST = 100;
+
+/** `ids` in slices of IDS_PER_REQUEST, each read by `read`, the rows together. */
+async function readInSlices<Id extends string, Row>(
+  ids: Id[],
+  read: (slice: Id[]) => Promise<Row[]>,
+): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (let i = 0; i < ids.length; i += IDS_PER_REQUEST) {
+    rows.push(...(await read(ids.slice(i, i + IDS_PER_REQUEST))));
+  }
+  return rows;
+}
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ADDRESS = /^0x[0-9a-f]{40}$/;
 
@@ -126,8 +143,10 @@ export function createIndexerReader(options: IndexerReaderOptions): IndexerReade
   async function collectiblesByIds(ids: readonly string[]) {
     const wanted = checkIds(ids);
     if (wanted.length === 0) return new Map<string, IndexedCollectible>();
-    const rows = await call("collectiblesByIds", () =>
-      db.select().from(collectible).where(inArray(collectible.id, wanted)),
+    const rows = await readInSlices(wanted, (slice) =>
+      call("collectiblesByIds", () =>
+        db.select().from(collectible).where(inArray(collectible.id, slice)),
+      ),
     );
     return new Map(rows.map((row) => [row.id, row]));
   }
@@ -135,8 +154,10 @@ export function createIndexerReader(options: IndexerReaderOptions): IndexerReade
   async function claimsByIds(ids: readonly string[]) {
     const wanted = checkIds(ids);
     if (wanted.length === 0) return new Map<string, IndexedClaim>();
-    const rows = await call("claimsByIds", () =>
-      db.select().from(claim).where(inArray(claim.id, wanted)).orderBy(asc(claim.tokenId)),
+    const rows = await readInSlices(wanted, (slice) =>
+      call("claimsByIds", () =>
+        db.select().from(claim).where(inArray(claim.id, slice)).orderBy(asc(claim.tokenId)),
+      ),
     );
     const byId = new Map<string, IndexedClaim>();
     // A claim id is unique per collectible on-chain; the service never reuses one, so keep the first.
@@ -206,12 +227,14 @@ export function createIndexerReader(options: IndexerReaderOptions): IndexerReade
     async claimCountsByHolder(holders) {
       const wanted = checkIds(holders, ADDRESS) as Address[];
       if (wanted.length === 0) return new Map<Address, number>();
-      const rows = await call("claimCountsByHolder", () =>
-        db
-          .select({ holder: claim.holder, count: count() })
-          .from(claim)
-          .where(inArray(claim.holder, wanted))
-          .groupBy(claim.holder),
+      const rows = await readInSlices(wanted, (slice) =>
+        call("claimCountsByHolder", () =>
+          db
+            .select({ holder: claim.holder, count: count() })
+            .from(claim)
+            .where(inArray(claim.holder, slice))
+            .groupBy(claim.holder),
+        ),
       );
       return new Map(rows.map((row) => [row.holder as Address, row.count]));
     },
