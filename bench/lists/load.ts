@@ -42,7 +42,8 @@ console.log(
     bytesPerSecond: result.throughput.average,
     non2xx: result.non2xx,
     // Which statuses, so a failed run says what the server answered.
-    statusCodes: (result as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats,
+    statusCodes: (result as { statusCodeStats?: Record<string, { count: number }> })
+      .statusCodeStats,
     errors: result.errors,
     timeouts: result.timeouts,
   }),
