@@ -7,22 +7,17 @@
 import { collectiblesAbi } from "@collectibles/contracts";
 import { Webhook as Verifier } from "standardwebhooks";
 import type { Address } from "viem";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { chainAccounts, devAccount } from "../test/chainAccounts.ts";
 import { until } from "../test/faults.ts";
-import { chainAppPerFile } from "../test/perFile.ts";
-import { startWebhookReceiver, type WebhookReceiver } from "../test/webhookReceiver.ts";
+import { chainAppPerFile, webhookReceiverPerFile } from "../test/perFile.ts";
 
 const { t, stack, org } = chainAppPerFile({
   organization: "Movers",
   env: { WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: "1", WEBHOOK_RETRY_BASE_MS: "500" },
 });
 
-let receiver: WebhookReceiver;
-beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-});
-afterAll(() => receiver?.close());
+const receiver = webhookReceiverPerFile();
 
 // Development accounts of their own (funded, not the relayer's #0), each a holder's own wallet.
 const first = devAccount(17);

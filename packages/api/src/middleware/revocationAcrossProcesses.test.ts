@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { KEY_CACHE_MS } from "../db/apiKeys.ts";
-import { apiProcessesPerFile, jsonOf } from "../test/apiProcess.ts";
+import { apiCaller, apiProcessesPerFile, jsonOf } from "../test/apiProcess.ts";
 import { testDriver } from "../test/testDatabase.ts";
 
 const ADMIN_KEY = "ck_test_revocationacrossprocesses01";
@@ -24,10 +24,7 @@ describe.runIf(testDriver() === "postgres")("two API processes on one PostgreSQL
     const [one, two] = await Promise.all([start(), start()]);
     const issued = await jsonOf(await call(one.url, "POST", "/api-keys", { name: "short-lived" }));
     const key: string = issued.data.key;
-    const asKey = (url: string) =>
-      fetch(`${url}/organizations`, {
-        headers: { authorization: `Basic ${Buffer.from(`${key}:`).toString("base64")}` },
-      });
+    const asKey = (url: string) => apiCaller(key).request(url, "GET", "/organizations");
     // The second process finds the key and keeps it.
     expect((await asKey(two.url)).status).toBe(200);
     const revoked = await request(one.url, "DELETE", `/api-keys/${issued.data.id}`);

@@ -6,16 +6,22 @@
 import { afterAll, beforeAll } from "vitest";
 import { type ChainStack, startChainStack } from "./chainStack.ts";
 import { type ServerOptions, startTestApp, type TestApp } from "./testApp.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "./webhookReceiver.ts";
 
 /** A stand-in for an object that `current()` returns once it exists. */
 export function lateBound<T extends object>(current: () => T | undefined, what: string): T {
+  const target = () => {
+    const found = current();
+    if (!found) throw new Error(`${what} is used before its beforeAll ran`);
+    return found;
+  };
   return new Proxy({} as T, {
     get(_, property) {
-      const target = current();
-      if (!target) throw new Error(`${what} is used before its beforeAll ran`);
-      const value = Reflect.get(target, property);
-      return typeof value === "function" ? value.bind(target) : value;
+      const value = Reflect.get(target(), property);
+      return typeof value === "function" ? value.bind(target()) : value;
     },
+    // Settings a test changes (a receiver's answer) go to the real object.
+    set: (_, property, value) => Reflect.set(target(), property, value),
   });
 }
 
@@ -52,4 +58,14 @@ export function chainAppPerFile(options: { organization: string; env?: Record<st
     stack: lateBound(() => stack, "the chain stack"),
     org,
   };
+}
+
+/** A webhook receiver on loopback for one test file: started before its tests, closed after. */
+export function webhookReceiverPerFile(): WebhookReceiver {
+  let receiver: WebhookReceiver | undefined;
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+  });
+  afterAll(() => receiver?.close());
+  return lateBound(() => receiver, "the webhook receiver");
 }

@@ -5,20 +5,16 @@
  * signed, once the dead sender's lease has run out.
  */
 import { Webhook as Verifier } from "standardwebhooks";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { apiProcessesPerFile, jsonOf } from "../test/apiProcess.ts";
 import { type ChainStack, startChainStack } from "../test/chainStack.ts";
 import { until } from "../test/faults.ts";
-import { startWebhookReceiver, type WebhookReceiver } from "../test/webhookReceiver.ts";
+import { webhookReceiverPerFile } from "../test/perFile.ts";
 
 const API_KEY = "ck_test_deliverycrashdeliverycrash01";
 
 let stack: ChainStack;
-let receiver: WebhookReceiver;
-beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-});
-afterAll(() => receiver?.close());
+const receiver = webhookReceiverPerFile();
 
 const { start, call } = apiProcessesPerFile({
   name: "delivery-crash",

@@ -3,22 +3,18 @@
  * receiver once, and never from both at the same time, however the two race for due messages
  * (the receiver answers slowly, so a second sender would overlap the first).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { apiProcessesPerFile, jsonOf } from "../test/apiProcess.ts";
 import { type ChainStack, startChainStack } from "../test/chainStack.ts";
 import { until } from "../test/faults.ts";
+import { webhookReceiverPerFile } from "../test/perFile.ts";
 import { testDriver } from "../test/testDatabase.ts";
-import { startWebhookReceiver, type WebhookReceiver } from "../test/webhookReceiver.ts";
 
 const API_KEY = "ck_test_webhookstwoprocessesonepg01";
 const CLAIMS = 20;
 
 let stack: ChainStack;
-let receiver: WebhookReceiver;
-beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-});
-afterAll(() => receiver?.close());
+const receiver = webhookReceiverPerFile();
 
 const { start, call } = apiProcessesPerFile({
   name: "webhooks-two-processes",

@@ -5,12 +5,11 @@
  */
 import { sql } from "drizzle-orm";
 import { Webhook as Verifier } from "standardwebhooks";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { disableLongFailing } from "../../db/webhooks.ts";
 import { confirmedObjects } from "../../test/confirmedObjects.ts";
 import { until } from "../../test/faults.ts";
-import { chainAppPerFile } from "../../test/perFile.ts";
-import { startWebhookReceiver, type WebhookReceiver } from "../../test/webhookReceiver.ts";
+import { chainAppPerFile, webhookReceiverPerFile } from "../../test/perFile.ts";
 
 const TIMEOUT = 180_000;
 const { t, org } = chainAppPerFile({
@@ -24,11 +23,7 @@ const { t, org } = chainAppPerFile({
 
 const { confirmedCollectible, confirmedClaim } = confirmedObjects(t, org);
 
-let receiver: WebhookReceiver;
-beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-});
-afterAll(() => receiver?.close());
+const receiver = webhookReceiverPerFile();
 
 /** A webhook delivering to its own path of the receiver, `/<path>`. */
 async function createWebhook(path: string, eventTypes: string[], organizationId = org.id) {
