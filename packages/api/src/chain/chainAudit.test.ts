@@ -9,26 +9,22 @@ import os from "node:os";
 import path from "node:path";
 import { collectiblesAbi, uuidToBytes16 } from "@collectibles/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiProcessesPerFile, jsonOf } from "../test/apiProcess.ts";
-import { type ChainStack, startChainStack } from "../test/chainStack.ts";
+import { apiProcessesOnChainPerFile, jsonOf } from "../test/apiProcess.ts";
 import { until } from "../test/faults.ts";
 import { testAppPerFile } from "../test/perFile.ts";
 
 const API_KEY = "ck_test_chainauditchainauditchainaudit";
 const TIMEOUT = 180_000;
 
-let stack: ChainStack;
-const { start, call } = apiProcessesPerFile({
+const { start, call, stack } = apiProcessesOnChainPerFile({
   name: "audit",
   apiKey: API_KEY,
-  async setUp() {
-    stack = await startChainStack();
+  settings(chain) {
     // Without the indexer, a mined claim counts as confirmed: the rolled-back blocks are the
     // chain's alone, as after a crash of the local node.
-    const { INDEXER_URL: _indexer, ...chainEnv } = stack.env;
+    const { INDEXER_URL: _indexer, ...chainEnv } = chain.env;
     return { ...chainEnv, CONFIRM_TIMEOUT_MS: "10000" };
   },
-  tearDown: () => stack?.stop(),
 });
 
 /** The object at `urlPath` once it is no longer pending (the machine may be slow). */

@@ -10,32 +10,26 @@
  */
 import { expect, it } from "vitest";
 import { claimedOnChain, expectAgreement } from "../test/agreement.ts";
-import { type ApiProcess, apiProcessesPerFile, jsonOf } from "../test/apiProcess.ts";
-import { type ChainStack, startChainStack } from "../test/chainStack.ts";
+import { type ApiProcess, apiProcessesOnChainPerFile, jsonOf } from "../test/apiProcess.ts";
 import { burst, faultRandom, until } from "../test/faults.ts";
 
 const API_KEY = "ck_test_crashrecoverycrashrecovery0123";
 const CLAIMS = 500;
 const KILLS = 3;
 
-let stack: ChainStack;
-const { start, call } = apiProcessesPerFile({
+const { start, call, stack } = apiProcessesOnChainPerFile({
   name: "crash",
   apiKey: API_KEY,
-  async setUp() {
-    stack = await startChainStack();
-    return {
-      ...stack.env,
-      // Answer 202 at once: the burst is accepted long before it is mined.
-      CONFIRM_TIMEOUT_MS: "0",
-      // Small batches, one in flight: the relayer trails the burst, so a kill finds claims that
-      // were accepted but not yet sent, and transactions sent but not yet recorded.
-      RELAYER_BATCH_SIZE: "10",
-      RELAYER_MAX_IN_FLIGHT: "1",
-      RATE_LIMIT_MAX: "1000000",
-    };
-  },
-  tearDown: () => stack?.stop(),
+  settings: (chain) => ({
+    ...chain.env,
+    // Answer 202 at once: the burst is accepted long before it is mined.
+    CONFIRM_TIMEOUT_MS: "0",
+    // Small batches, one in flight: the relayer trails the burst, so a kill finds claims that
+    // were accepted but not yet sent, and transactions sent but not yet recorded.
+    RELAYER_BATCH_SIZE: "10",
+    RELAYER_MAX_IN_FLIGHT: "1",
+    RATE_LIMIT_MAX: "1000000",
+  }),
 });
 
 it("every claim accepted across three SIGKILLs of a 500-claim burst is confirmed exactly once", async () => {

@@ -7,31 +7,21 @@
  */
 import { expect, it } from "vitest";
 import { claimedOnChain } from "../test/agreement.ts";
-import { apiProcessesPerFile, jsonOf } from "../test/apiProcess.ts";
-import {
-  type ChainStack,
-  type CuttableProxy,
-  startChainStack,
-  startCuttableProxy,
-} from "../test/chainStack.ts";
+import { apiProcessesOnChainPerFile, jsonOf } from "../test/apiProcess.ts";
+import { type CuttableProxy, startCuttableProxy } from "../test/chainStack.ts";
 import { until } from "../test/faults.ts";
 
 const API_KEY = "ck_test_idempotencycrashidempotency01";
 
-let stack: ChainStack;
 let proxy: CuttableProxy;
-const { start, call } = apiProcessesPerFile({
+const { start, call, stack } = apiProcessesOnChainPerFile({
   name: "idempotency-crash",
   apiKey: API_KEY,
-  async setUp() {
-    stack = await startChainStack();
-    proxy = await startCuttableProxy(stack.rpcUrl);
-    return { ...stack.env, RPC_URL: proxy.url };
+  async settings(chain) {
+    proxy = await startCuttableProxy(chain.rpcUrl);
+    return { ...chain.env, RPC_URL: proxy.url };
   },
-  async tearDown() {
-    await proxy?.close();
-    await stack?.stop();
-  },
+  tearDown: async () => proxy?.close(),
 });
 
 it("answers the retry after a crash between commit and answer with the one claim created", async () => {

@@ -12,7 +12,9 @@ import {
   startProcess,
 } from "@collectibles/devkit/processes";
 import { afterAll, beforeAll } from "vitest";
+import { type ChainStack, startChainStack } from "./chainStack.ts";
 import { TEST_MNEMONIC } from "./constants.ts";
+import { lateBound } from "./perFile.ts";
 import { createPostgresDatabase, testDriver } from "./testDatabase.ts";
 
 const apiRoot = path.resolve(import.meta.dirname, "../..");
@@ -87,6 +89,33 @@ export function apiProcessesPerFile(options: {
     start: (overrides: Record<string, string> = {}) => startApiProcess({ ...env, ...overrides }),
     ...apiCaller(options.apiKey),
   };
+}
+
+/**
+ * `apiProcessesPerFile` on a real chain, contract and indexer of the file's own. `settings` answers
+ * the API's settings on that chain (the chain's own by default) and may start what stands between
+ * the API and the chain; `tearDown` stops that, before the chain stops.
+ */
+export function apiProcessesOnChainPerFile(options: {
+  name: string;
+  apiKey: string;
+  settings?: (stack: ChainStack) => Record<string, string> | Promise<Record<string, string>>;
+  tearDown?: () => Promise<void>;
+}) {
+  let stack: ChainStack | undefined;
+  const processes = apiProcessesPerFile({
+    name: options.name,
+    apiKey: options.apiKey,
+    async setUp() {
+      stack = await startChainStack();
+      return options.settings ? await options.settings(stack) : stack.env;
+    },
+    async tearDown() {
+      await options.tearDown?.();
+      await stack?.stop();
+    },
+  });
+  return { ...processes, stack: lateBound(() => stack, "the chain stack") };
 }
 
 /** HTTP to an API process with `key` as the Basic username. */

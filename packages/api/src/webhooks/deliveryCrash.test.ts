@@ -6,32 +6,24 @@
  */
 import { Webhook as Verifier } from "standardwebhooks";
 import { expect, it } from "vitest";
-import { apiProcessesPerFile, jsonOf } from "../test/apiProcess.ts";
-import { type ChainStack, startChainStack } from "../test/chainStack.ts";
+import { apiProcessesOnChainPerFile, jsonOf } from "../test/apiProcess.ts";
 import { until } from "../test/faults.ts";
 import { webhookReceiverPerFile } from "../test/perFile.ts";
 
 const API_KEY = "ck_test_deliverycrashdeliverycrash01";
 
-let stack: ChainStack;
 const receiver = webhookReceiverPerFile();
 
-const { start, call } = apiProcessesPerFile({
+const { start, call } = apiProcessesOnChainPerFile({
   name: "delivery-crash",
   apiKey: API_KEY,
-  async setUp() {
-    stack = await startChainStack();
-    return {
-      ...stack.env,
-      WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: "1",
-      // A short timeout makes a short lease (2 × timeout + 5 s) for the restarted process to wait.
-      WEBHOOK_TIMEOUT_MS: "1000",
-      WEBHOOK_RETRY_BASE_MS: "500",
-    };
-  },
-  async tearDown() {
-    await stack?.stop();
-  },
+  settings: (chain) => ({
+    ...chain.env,
+    WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: "1",
+    // A short timeout makes a short lease (2 × timeout + 5 s) for the restarted process to wait.
+    WEBHOOK_TIMEOUT_MS: "1000",
+    WEBHOOK_RETRY_BASE_MS: "500",
+  }),
 });
 
 it("delivers an event after the API is killed while sending it", async () => {

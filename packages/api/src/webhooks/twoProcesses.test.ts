@@ -4,8 +4,7 @@
  * (the receiver answers slowly, so a second sender would overlap the first).
  */
 import { describe, expect, it } from "vitest";
-import { apiProcessesPerFile, jsonOf } from "../test/apiProcess.ts";
-import { type ChainStack, startChainStack } from "../test/chainStack.ts";
+import { apiProcessesOnChainPerFile, jsonOf } from "../test/apiProcess.ts";
 import { until } from "../test/faults.ts";
 import { webhookReceiverPerFile } from "../test/perFile.ts";
 import { testDriver } from "../test/testDatabase.ts";
@@ -13,23 +12,16 @@ import { testDriver } from "../test/testDatabase.ts";
 const API_KEY = "ck_test_webhookstwoprocessesonepg01";
 const CLAIMS = 20;
 
-let stack: ChainStack;
 const receiver = webhookReceiverPerFile();
 
-const { start, call } = apiProcessesPerFile({
-  name: "webhooks-two-processes",
-  apiKey: API_KEY,
-  async setUp() {
-    if (testDriver() !== "postgres") return {};
-    stack = await startChainStack();
-    return { ...stack.env, WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: "1" };
-  },
-  async tearDown() {
-    await stack?.stop();
-  },
-});
-
 describe.runIf(testDriver() === "postgres")("two API processes on one PostgreSQL", () => {
+  // Inside the describe: on PGlite its hooks never run, so no chain starts for nothing.
+  const { start, call } = apiProcessesOnChainPerFile({
+    name: "webhooks-two-processes",
+    apiKey: API_KEY,
+    settings: (chain) => ({ ...chain.env, WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: "1" }),
+  });
+
   it("deliver each message once and never both at once", async () => {
     const [one, two] = [await start(), await start()];
     const org = await jsonOf(await call(one.url, "POST", "/organizations", { name: "Shared" }));
