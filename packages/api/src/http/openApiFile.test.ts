@@ -4,15 +4,11 @@
  * file fails here, naming the command that regenerates it.
  */
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { OPENAPI_FILE, REGENERATE_OPENAPI } from "../cli/writeOpenApi.ts";
-import { startTestApp, type TestApp } from "../test/testApp.ts";
+import { testAppPerFile } from "../test/perFile.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = testAppPerFile();
 
 describe("packages/api/openapi.json", () => {
   it("is the document GET /openapi.json serves", async () => {

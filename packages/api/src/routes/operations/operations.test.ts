@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Readiness } from "../../schemas/operations.ts";
-import { startTestApp, type TestApp } from "../../test/testApp.ts";
+import { testAppPerFile } from "../../test/perFile.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = testAppPerFile();
 
 describe("GET /health", () => {
   it("answers 200 without an API key", async () => {
