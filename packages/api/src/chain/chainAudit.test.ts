@@ -16,7 +16,7 @@ import { testAppPerFile } from "../test/perFile.ts";
 const API_KEY = "ck_test_chainauditchainauditchainaudit";
 const TIMEOUT = 180_000;
 
-const { start, call, stack } = apiProcessesOnChainPerFile({
+const { start, call, createCollectible, stack } = apiProcessesOnChainPerFile({
   name: "audit",
   apiKey: API_KEY,
   settings(chain) {
@@ -42,101 +42,81 @@ function settled(url: string, urlPath: string) {
 const rpc = (method: string, params: unknown[] = []) =>
   stack.client.request({ method, params } as never) as Promise<unknown>;
 
-describe("a local chain that lost its last blocks", () => {
-  it(
-    "gets every claim it lacks sent again, and each ends confirmed once on-chain",
-    async () => {
-      let api = await start();
-      const org = await jsonOf(await call(api.url, "POST", "/organizations", { name: "Audit" }));
-      const created = await jsonOf(
-        await call(api.url, "POST", "/collectibles", {
-          organization_id: org.data.id,
-          name: "Kept",
-          total_count: 10,
-        }),
+describe("a local chain that lost its last blocks", { timeout: TIMEOUT }, () => {
+  it("gets every claim it lacks sent again, and each ends confirmed once on-chain", async () => {
+    let api = await start();
+    const org = await jsonOf(await call(api.url, "POST", "/organizations", { name: "Audit" }));
+    const created = await jsonOf(await createCollectible(api.url, org.data.id, "Kept", 10));
+    const collectibleId: string = created.data.id;
+    expect((await settled(api.url, `/collectibles/${collectibleId}`)).status).toBe("confirmed");
+    // The node's last saved state: the collectible is there, the claims to come are not.
+    const saved = await rpc("evm_snapshot");
+    const claims: string[] = [];
+    for (const email of ["a@audit.example", "b@audit.example", "c@audit.example"]) {
+      const res = await jsonOf(
+        await call(api.url, "POST", "/claims", { collectible_id: collectibleId, email }),
       );
-      const collectibleId: string = created.data.id;
-      expect((await settled(api.url, `/collectibles/${collectibleId}`)).status).toBe("confirmed");
-      // The node's last saved state: the collectible is there, the claims to come are not.
-      const saved = await rpc("evm_snapshot");
-      const claims: string[] = [];
-      for (const email of ["a@audit.example", "b@audit.example", "c@audit.example"]) {
-        const res = await jsonOf(
-          await call(api.url, "POST", "/claims", { collectible_id: collectibleId, email }),
-        );
-        expect((await settled(api.url, `/claims/${res.data.id}`)).status).toBe("confirmed");
-        claims.push(res.data.id);
-      }
-      await api.process.stop();
-      // The node comes back from its state file without the claims' blocks.
-      await rpc("evm_revert", [saved]);
-      const claimedOf = () =>
-        stack.client.readContract({
-          address: stack.contract,
-          abi: collectiblesAbi,
-          functionName: "claimedCount",
-          args: [uuidToBytes16(collectibleId)],
-        });
-      expect(await claimedOf()).toBe(0n);
-
-      api = await start({ CHAIN_AUDIT: "1" });
-      await until(
-        "the lost claims minted again",
-        async () => ((await claimedOf()) === 3n ? true : undefined),
-        { timeoutMs: 60_000 },
-      );
-      for (const id of claims) {
-        expect((await settled(api.url, `/claims/${id}`)).status).toBe("confirmed");
-      }
-      const listed = await jsonOf(
-        await call(api.url, "GET", `/claims?collectible_id=${collectibleId}`),
-      );
-      expect(listed.pagination.count).toBe(3);
-      await api.process.stop();
-    },
-    TIMEOUT,
-  );
-});
-
-describe("a node restored from an older state while the API runs", () => {
-  it(
-    "creates again the collectible the chain lost when a claim finds it missing, then mints the claim",
-    async () => {
-      const api = await start();
-      const org = await jsonOf(await call(api.url, "POST", "/organizations", { name: "Older" }));
-      const saved = await rpc("evm_snapshot");
-      const created = await jsonOf(
-        await call(api.url, "POST", "/collectibles", {
-          organization_id: org.data.id,
-          name: "Lost",
-          total_count: 5,
-        }),
-      );
-      expect((await settled(api.url, `/collectibles/${created.data.id}`)).status).toBe("confirmed");
-      // The node goes back to before the collectible, as a node restored from its state file.
-      await rpc("evm_revert", [saved]);
-
-      const claim = await jsonOf(
-        await call(api.url, "POST", "/claims", {
-          collectible_id: created.data.id,
-          email: "finds@audit.example",
-        }),
-      );
-      expect((await settled(api.url, `/claims/${claim.data.id}`)).status).toBe("confirmed");
-      const onChain = await stack.client.readContract({
+      expect((await settled(api.url, `/claims/${res.data.id}`)).status).toBe("confirmed");
+      claims.push(res.data.id);
+    }
+    await api.process.stop();
+    // The node comes back from its state file without the claims' blocks.
+    await rpc("evm_revert", [saved]);
+    const claimedOf = () =>
+      stack.client.readContract({
         address: stack.contract,
         abi: collectiblesAbi,
         functionName: "claimedCount",
-        args: [uuidToBytes16(created.data.id)],
+        args: [uuidToBytes16(collectibleId)],
       });
-      expect(onChain).toBe(1n);
-      await api.process.stop();
-    },
-    TIMEOUT,
-  );
+    expect(await claimedOf()).toBe(0n);
+
+    api = await start({ CHAIN_AUDIT: "1" });
+    await until(
+      "the lost claims minted again",
+      async () => ((await claimedOf()) === 3n ? true : undefined),
+      { timeoutMs: 60_000 },
+    );
+    for (const id of claims) {
+      expect((await settled(api.url, `/claims/${id}`)).status).toBe("confirmed");
+    }
+    const listed = await jsonOf(
+      await call(api.url, "GET", `/claims?collectible_id=${collectibleId}`),
+    );
+    expect(listed.pagination.count).toBe(3);
+    await api.process.stop();
+  });
 });
 
-describe("a chain without the deployment", () => {
+describe("a node restored from an older state while the API runs", { timeout: TIMEOUT }, () => {
+  it("creates again the collectible the chain lost when a claim finds it missing, then mints the claim", async () => {
+    const api = await start();
+    const org = await jsonOf(await call(api.url, "POST", "/organizations", { name: "Older" }));
+    const saved = await rpc("evm_snapshot");
+    const created = await jsonOf(await createCollectible(api.url, org.data.id, "Lost", 5));
+    expect((await settled(api.url, `/collectibles/${created.data.id}`)).status).toBe("confirmed");
+    // The node goes back to before the collectible, as a node restored from its state file.
+    await rpc("evm_revert", [saved]);
+
+    const claim = await jsonOf(
+      await call(api.url, "POST", "/claims", {
+        collectible_id: created.data.id,
+        email: "finds@audit.example",
+      }),
+    );
+    expect((await settled(api.url, `/claims/${claim.data.id}`)).status).toBe("confirmed");
+    const onChain = await stack.client.readContract({
+      address: stack.contract,
+      abi: collectiblesAbi,
+      functionName: "claimedCount",
+      args: [uuidToBytes16(created.data.id)],
+    });
+    expect(onChain).toBe(1n);
+    await api.process.stop();
+  });
+});
+
+describe("a chain without the deployment", { timeout: TIMEOUT }, () => {
   const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), "api-audit-deployments-"));
   afterAll(() => fs.rmSync(elsewhere, { recursive: true, force: true }));
   beforeAll(() => {
@@ -157,22 +137,18 @@ describe("a chain without the deployment", () => {
     },
   });
 
-  it(
-    "answers /ready 503 naming the missing deployment, and sends nothing",
-    async () => {
-      const ready = await until(
-        "/ready to name the chain problem",
-        async () => {
-          const res = await t.call("GET", "/ready", { key: null });
-          return res.status === 503 ? res : undefined;
-        },
-        { timeoutMs: 30_000 },
-      );
-      const relayer = ready.body.error.details.find((c: { name: string }) => c.name === "relayer");
-      expect(relayer.message).toMatch(
-        /no code at contract 0x000000000000000000000000000000000000dEaD/,
-      );
-    },
-    TIMEOUT,
-  );
+  it("answers /ready 503 naming the missing deployment, and sends nothing", async () => {
+    const ready = await until(
+      "/ready to name the chain problem",
+      async () => {
+        const res = await t.call("GET", "/ready", { key: null });
+        return res.status === 503 ? res : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
+    const relayer = ready.body.error.details.find((c: { name: string }) => c.name === "relayer");
+    expect(relayer.message).toMatch(
+      /no code at contract 0x000000000000000000000000000000000000dEaD/,
+    );
+  });
 });

@@ -17,7 +17,7 @@ const API_KEY = "ck_test_crashrecoverycrashrecovery0123";
 const CLAIMS = 500;
 const KILLS = 3;
 
-const { start, call, stack } = apiProcessesOnChainPerFile({
+const { start, call, createCollectible, stack } = apiProcessesOnChainPerFile({
   name: "crash",
   apiKey: API_KEY,
   settings: (chain) => ({
@@ -37,11 +37,7 @@ it("every claim accepted across three SIGKILLs of a 500-claim burst is confirmed
   let api: Promise<ApiProcess> = start();
   const first = await api;
   const org = await jsonOf(await call(first.url, "POST", "/organizations", { name: "Crash" }));
-  const created = await call(first.url, "POST", "/collectibles", {
-    organization_id: org.data.id,
-    name: "Survivor",
-    total_count: CLAIMS + 100,
-  });
+  const created = await createCollectible(first.url, org.data.id, "Survivor", CLAIMS + 100);
   expect([201, 202]).toContain(created.status);
   const collectibleId: string = (await jsonOf(created)).data.id;
   await until("the collectible confirmed", async () => {

@@ -14,7 +14,7 @@ import { until } from "../test/faults.ts";
 const API_KEY = "ck_test_idempotencycrashidempotency01";
 
 let proxy: CuttableProxy;
-const { start, call, stack } = apiProcessesOnChainPerFile({
+const { start, call, createCollectible, stack } = apiProcessesOnChainPerFile({
   name: "idempotency-crash",
   apiKey: API_KEY,
   async settings(chain) {
@@ -28,11 +28,7 @@ it("answers the retry after a crash between commit and answer with the one claim
   // A first life that waits long for the chain, so the kill lands after the commit.
   let { url, process: api } = await start({ CONFIRM_TIMEOUT_MS: "120000" });
   const org = await jsonOf(await call(url, "POST", "/organizations", { name: "Crash between" }));
-  const created = await call(url, "POST", "/collectibles", {
-    organization_id: org.data.id,
-    name: "Once",
-    total_count: 5,
-  });
+  const created = await createCollectible(url, org.data.id, "Once", 5);
   const collectibleId: string = (await jsonOf(created)).data.id;
   expect(created.status).toBe(201);
 

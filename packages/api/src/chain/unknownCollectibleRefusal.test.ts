@@ -20,7 +20,7 @@ const TIMEOUT = 180_000;
 
 let chain: LocalChain;
 let deploymentsDir: string;
-const { start, call } = apiProcessesPerFile({
+const { start, call, createCollectible } = apiProcessesPerFile({
   name: "refusal",
   apiKey: API_KEY,
   async setUp() {
@@ -51,13 +51,7 @@ describe("a chain other than the local one that lacks a confirmed collectible", 
       const api = await start();
       const org = await jsonOf(await call(api.url, "POST", "/organizations", { name: "Far" }));
       const saved = await rpc("evm_snapshot");
-      const created = await jsonOf(
-        await call(api.url, "POST", "/collectibles", {
-          organization_id: org.data.id,
-          name: "Gone",
-          total_count: 3,
-        }),
-      );
+      const created = await jsonOf(await createCollectible(api.url, org.data.id, "Gone", 3));
       expect(created.data.status).toBe("confirmed");
       await rpc("evm_revert", [saved]);
 

@@ -126,17 +126,29 @@ export function apiCaller(key: string) {
     headers.set("authorization", authorization);
     return fetch(url + urlPath, { ...init, method, headers });
   };
+  /** A JSON call, with an Idempotency-Key when given. */
+  const call = (
+    url: string,
+    method: string,
+    urlPath: string,
+    json?: unknown,
+    idempotencyKey?: string,
+  ) => {
+    const headers: Record<string, string> = {};
+    if (json !== undefined) headers["content-type"] = "application/json";
+    if (idempotencyKey) headers["idempotency-key"] = idempotencyKey;
+    return request(url, method, urlPath, {
+      headers,
+      body: json === undefined ? undefined : JSON.stringify(json),
+    });
+  };
   return {
     request,
-    /** A JSON call, with an Idempotency-Key when given. */
-    call(url: string, method: string, urlPath: string, json?: unknown, idempotencyKey?: string) {
-      const headers: Record<string, string> = {};
-      if (json !== undefined) headers["content-type"] = "application/json";
-      if (idempotencyKey) headers["idempotency-key"] = idempotencyKey;
-      return request(url, method, urlPath, {
-        headers,
-        body: json === undefined ? undefined : JSON.stringify(json),
-      });
+    call,
+    /** POST /collectibles: `totalCount` editions of `name` in the organization. */
+    createCollectible(url: string, organizationId: string, name: string, totalCount: number) {
+      const json = { organization_id: organizationId, name, total_count: totalCount };
+      return call(url, "POST", "/collectibles", json);
     },
   };
 }

@@ -14,7 +14,7 @@ const API_KEY = "ck_test_deliverycrashdeliverycrash01";
 
 const receiver = webhookReceiverPerFile();
 
-const { start, call } = apiProcessesOnChainPerFile({
+const { start, call, createCollectible } = apiProcessesOnChainPerFile({
   name: "delivery-crash",
   apiKey: API_KEY,
   settings: (chain) => ({
@@ -37,11 +37,7 @@ it("delivers an event after the API is killed while sending it", async () => {
     }),
   );
   const collectible = await jsonOf(
-    await call(url, "POST", "/collectibles", {
-      organization_id: org.data.id,
-      name: "Sent twice at most",
-      total_count: 5,
-    }),
+    await createCollectible(url, org.data.id, "Sent twice at most", 5),
   );
   // The receiver takes the first delivery and never answers it.
   receiver.delayMs = 600_000;

@@ -16,7 +16,7 @@ const receiver = webhookReceiverPerFile();
 
 describe.runIf(testDriver() === "postgres")("two API processes on one PostgreSQL", () => {
   // Inside the describe: on PGlite its hooks never run, so no chain starts for nothing.
-  const { start, call } = apiProcessesOnChainPerFile({
+  const { start, call, createCollectible } = apiProcessesOnChainPerFile({
     name: "webhooks-two-processes",
     apiKey: API_KEY,
     settings: (chain) => ({ ...chain.env, WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: "1" }),
@@ -32,11 +32,7 @@ describe.runIf(testDriver() === "postgres")("two API processes on one PostgreSQL
     });
     expect(hook.status).toBe(201);
     const collectible = await jsonOf(
-      await call(one.url, "POST", "/collectibles", {
-        organization_id: org.data.id,
-        name: "Sent once",
-        total_count: CLAIMS,
-      }),
+      await createCollectible(one.url, org.data.id, "Sent once", CLAIMS),
     );
     receiver.delayMs = 150;
     const claims = await Promise.all(
