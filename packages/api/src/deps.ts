@@ -1,12 +1,18 @@
 /** What `createApp` is built from. Tests and `index.ts` assemble these; nothing here is global. */
 import type { IndexerReader } from "@collectibles/indexer/reader";
 import type { ChainClient } from "./chain/chainClient.ts";
+import type { ClaimWithOrganization } from "./db/claims.ts";
 import type { Database } from "./db/client.ts";
+import type { IdempotentWrite } from "./db/idempotencyKeys.ts";
 import type { ListCounts } from "./db/listCounts.ts";
+import type { Scope } from "./db/scope.ts";
 import type { Env } from "./env.ts";
 import type { ImageStorage } from "./images/imageStorage.ts";
 import type { ConcurrencyLimit } from "./lib/concurrencyLimit.ts";
+import type { GroupQueue } from "./lib/groupQueue.ts";
 import type { Logger } from "./logger.ts";
+import type { CreateClaimBody } from "./schemas/claims.ts";
+import type { z } from "./schemas/zod.ts";
 import type { StatusWaiter } from "./services/statusWaiter.ts";
 import type { Wallets } from "./wallets/wallets.ts";
 
@@ -60,6 +66,15 @@ export interface RouteDeps extends AppDeps {
   counts: ListCounts;
   /** Claim transactions running at once (lib/concurrencyLimit.ts). */
   claimTransactions: ConcurrencyLimit;
+  /** POST /claims requests stored together as they arrive (services/claimGroups.ts). */
+  claimGroups: GroupQueue<ClaimRequest, ClaimWithOrganization>;
   /** The OpenAPI document of every mounted endpoint (built once, on first use). */
   openApiDocument(): Record<string, unknown>;
+}
+
+/** One POST /claims waiting to be stored with the others that arrive beside it. */
+export interface ClaimRequest {
+  scope: Scope;
+  body: z.output<typeof CreateClaimBody>;
+  idempotency?: IdempotentWrite;
 }

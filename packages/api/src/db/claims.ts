@@ -149,3 +149,18 @@ export async function usersByWallet(
       ),
     );
 }
+
+/**
+ * Inserts these claims, each unless a unique index refuses it (the holder's or the email's claim
+ * of the collectible exists, or its external id): those are left out of the answer. The caller
+ * takes the places in the supply (`reserveSupply`).
+ */
+export function insertClaims(q: Queryable, values: NewClaim[]): Promise<ClaimRow[]> {
+  if (values.length === 0) return Promise.resolve([]);
+  return q.insert(claims).values(values).onConflictDoNothing().returning();
+}
+
+/** Removes claims this transaction inserted and then refused. */
+export async function deleteNewClaims(q: Queryable, ids: string[]): Promise<void> {
+  if (ids.length > 0) await q.delete(claims).where(inArray(claims.id, ids));
+}

@@ -1,7 +1,9 @@
 /** Collectible queries, within the caller's organization scope (see `scope.ts`). */
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { Transaction } from "./client.ts";
 import { findOf, listOf } from "./readers.ts";
 import { collectibles } from "./schema.ts";
-import { visibleCollectible } from "./scope.ts";
+import { type Scope, visibleCollectible } from "./scope.ts";
 
 export type CollectibleRow = typeof collectibles.$inferSelect;
 export type NewCollectible = typeof collectibles.$inferInsert;
@@ -15,3 +17,30 @@ export const listCollectibles = listOf(collectibles, visibleCollectible, {
   creator_id: collectibles.creatorId,
   external_id: collectibles.externalId,
 });
+
+/**
+ * The collectibles of these ids the scope sees, row-locked in id order (so two transactions
+ * locking overlapping sets cannot deadlock): their supply is the locking transaction's to decide.
+ */
+export function lockCollectibles(
+  tx: Transaction,
+  ids: string[],
+  scope: Scope,
+): Promise<CollectibleRow[]> {
+  return tx
+    .select()
+    .from(collectibles)
+    .where(and(inArray(collectibles.id, ids), visibleCollectible(scope)))
+    .orderBy(asc(collectibles.id))
+    .for("update");
+}
+
+/** Takes `count` more places of each collectible's supply (its row locked by the caller). */
+export async function reserveSupply(tx: Transaction, counts: Map<string, number>): Promise<void> {
+  for (const [id, count] of counts) {
+    await tx
+      .update(collectibles)
+      .set({ reservedCount: sql`${collectibles.reservedCount} + ${count}`, updatedAt: sql`now()` })
+      .where(eq(collectibles.id, id));
+  }
+}

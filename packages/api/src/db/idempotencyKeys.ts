@@ -71,6 +71,47 @@ export function recordCreatedObject(
 }
 
 /**
+ * `recordCreatedObject` for several requests in one statement. Answers the indexes of the writes
+ * whose key a live record holds already (their objects must not commit). Keys are distinct.
+ */
+export async function recordCreatedObjects(
+  q: Queryable,
+  created: { write: IdempotentWrite; id: string }[],
+): Promise<Set<number>> {
+  const first = created[0];
+  if (!first) return new Set();
+  const written = await q
+    .insert(idempotencyKeys)
+    .values(
+      created.map(({ write, id }) => ({
+        apiKeyId: write.of.apiKeyId,
+        key: write.of.key,
+        requestHash: write.of.requestHash,
+        objectLocation: write.locationOf(id),
+        createdAt: sql`now()`,
+      })),
+    )
+    .onConflictDoUpdate({
+      target: [idempotencyKeys.apiKeyId, idempotencyKeys.key],
+      set: {
+        requestHash: sql`excluded.request_hash`,
+        objectLocation: sql`excluded.object_location`,
+        responseStatus: null,
+        responseBody: null,
+        responseLocation: null,
+        createdAt: sql`now()`,
+      },
+      setWhere: sql`${idempotencyKeys.createdAt} <= now() - make_interval(secs => ${first.write.of.ttlMs / 1000})`,
+    })
+    .returning({ apiKeyId: idempotencyKeys.apiKeyId, key: idempotencyKeys.key });
+  const kept = new Set(written.map((row) => `${row.apiKeyId}:${row.key}`));
+  const taken = created.flatMap(({ write }, index) =>
+    kept.has(`${write.of.apiKeyId}:${write.of.key}`) ? [] : [index],
+  );
+  return new Set(taken);
+}
+
+/**
  * Records, in the transaction of the writes it answers for, a request's whole answer (a batch,
  * whose answer is decided at its commit). Throws `IdempotencyKeyTaken` as `recordCreatedObject`.
  */

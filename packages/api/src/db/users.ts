@@ -1,6 +1,6 @@
 /** User queries, always within the caller's organization scope (see `scope.ts`). */
-import { and, eq, type SQL, sql } from "drizzle-orm";
-import type { Transaction } from "./client.ts";
+import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
+import type { Queryable, Transaction } from "./client.ts";
 import { findOf, listOf } from "./readers.ts";
 import { organizations, users } from "./schema.ts";
 import { type Scope, visibleOrganization } from "./scope.ts";
@@ -63,4 +63,48 @@ export async function findOrCreateUserByEmail(
   const user = created ?? (await find());
   if (!user) throw new Error(`no user ${email} after a conflicting insert`);
   return user;
+}
+
+/** The active users of these ids the scope sees. */
+export function findUsers(q: Queryable, ids: string[], scope: Scope): Promise<UserRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return q
+    .select()
+    .from(users)
+    .where(and(inArray(users.id, ids), visible(scope)));
+}
+
+/** The active users with these (organization, email) pairs, emails compared case-insensitively. */
+export function usersByEmail(
+  q: Queryable,
+  pairs: { organizationId: string; email: string }[],
+): Promise<UserRow[]> {
+  if (pairs.length === 0) return Promise.resolve([]);
+  const wanted = sql.join(
+    pairs.map((p) => sql`(${p.organizationId}::uuid, lower(${p.email}))`),
+    sql`, `,
+  );
+  return q
+    .select()
+    .from(users)
+    .where(
+      and(
+        eq(users.isActive, true),
+        sql`(${users.organizationId}, lower(${users.email})) in (${wanted})`,
+      ),
+    );
+}
+
+/**
+ * Creates these users; one whose email (or wallet) a concurrent insert took is left out of the
+ * answer instead of failing the transaction.
+ */
+export function createUsers(q: Queryable, values: NewUser[]): Promise<UserRow[]> {
+  if (values.length === 0) return Promise.resolve([]);
+  return q.insert(users).values(values).onConflictDoNothing().returning();
+}
+
+/** Removes users this transaction created and no longer needs (nothing refers to them yet). */
+export async function deleteNewUsers(q: Queryable, ids: string[]): Promise<void> {
+  if (ids.length > 0) await q.delete(users).where(inArray(users.id, ids));
 }

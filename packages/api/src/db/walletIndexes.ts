@@ -11,3 +11,16 @@ export async function nextWalletIndex(q: Queryable): Promise<number> {
   if (!Number.isSafeInteger(index)) throw new Error("wallet index sequence answered nothing");
   return index;
 }
+
+/** `count` fresh indexes at once (one statement), in no particular order. */
+export async function nextWalletIndexes(q: Queryable, count: number): Promise<number[]> {
+  if (count === 0) return [];
+  const result = await q.execute(
+    sql`select nextval(${walletIndexSeq.seqName}) as index from generate_series(1, ${count})`,
+  );
+  const indexes = rowsOf<{ index: string | number }>(result).map((row) => Number(row.index));
+  if (indexes.length !== count || !indexes.every(Number.isSafeInteger)) {
+    throw new Error("wallet index sequence answered too few indexes");
+  }
+  return indexes;
+}

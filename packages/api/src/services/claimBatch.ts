@@ -10,13 +10,13 @@ import type { IdempotentWrite } from "../db/idempotencyKeys.ts";
 import { recordAnswer } from "../db/idempotencyKeys.ts";
 import type { Scope } from "../db/scope.ts";
 import type { RouteDeps } from "../deps.ts";
-import { asConflict, chainNotConfigured } from "../errorCatalogue.ts";
+import { chainNotConfigured } from "../errorCatalogue.ts";
 import { ApiError, type ErrorDetail } from "../errors.ts";
 import type { ClaimView } from "../presenters/claim.ts";
 import type { CreateClaimBody } from "../schemas/claims.ts";
 import type { z } from "../schemas/zod.ts";
 import { withChainFacts } from "./chainFacts.ts";
-import { storeClaim } from "./claims.ts";
+import { storeInSavepoint } from "./claimGroups.ts";
 
 type ClaimInput = z.output<typeof CreateClaimBody>;
 
@@ -41,15 +41,8 @@ export async function createBatch<Item>(
     deps.db.transaction(async (tx) => {
       const outcomes: (ClaimWithOrganization | ApiError)[] = [];
       for (const item of items) {
-        try {
-          outcomes.push(
-            await tx.transaction((savepoint) => storeClaim(deps, savepoint, scope, item)),
-          );
-        } catch (error) {
-          const refusal = asConflict(error);
-          if (!(refusal instanceof ApiError) || refusal.status >= 500) throw error;
-          outcomes.push(refusal);
-        }
+        const outcome = await storeInSavepoint(deps, tx, scope, { body: item });
+        outcomes.push(outcome.ok ? outcome.value : (outcome.error as ApiError));
       }
       const stored = outcomes.filter((o): o is ClaimWithOrganization => !(o instanceof ApiError));
       const views = await withChainFacts(deps, stored);

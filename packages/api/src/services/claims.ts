@@ -40,14 +40,16 @@ import type { CreateClaimBody } from "../schemas/claims.ts";
 import type { z } from "../schemas/zod.ts";
 import { withChainFacts } from "./chainFacts.ts";
 import { reads, viewOf } from "./reads.ts";
-import { inTransaction } from "./writes.ts";
 
 type ClaimInput = z.output<typeof CreateClaimBody>;
 
 const claimReads = reads("claim", { list: listClaims, find: findClaim }, withChainFacts);
 export const { list, get } = claimReads;
 
-/** Stores the claim, wakes the relayer, and answers as `settle` does. */
+/**
+ * Stores the claim (with the others arriving beside it: services/claimGroups.ts), wakes the
+ * relayer, and answers as `settle` does.
+ */
 export async function create(
   deps: RouteDeps,
   scope: Scope,
@@ -57,10 +59,7 @@ export async function create(
 ): Promise<ClaimView> {
   const chain = deps.chain;
   if (!chain) throw chainNotConfigured();
-  const created = { idempotency, idOf: (made: ClaimWithOrganization) => made.claim.id };
-  const stored = await deps.claimTransactions.run(() =>
-    inTransaction(deps, (tx) => storeClaim(deps, tx, scope, body), created),
-  );
+  const stored = await deps.claimGroups.submit({ scope, body, idempotency });
   chain.wakeRelayer();
   return settle(deps, scope, stored.claim.id);
 }

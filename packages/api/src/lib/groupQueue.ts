@@ -1,0 +1,50 @@
+/**
+ * Gathers work that arrives while earlier work runs, and runs it together: the first item runs at
+ * once, alone; the items that arrive meanwhile wait and go next as one group (at most `maxSize`).
+ * Under load a group grows to what arrives during one run; a lone request never waits for
+ * company. Each item still gets its own answer or its own error.
+ */
+export type Settled<Result> = { ok: true; value: Result } | { ok: false; error: unknown };
+
+interface Waiting<Item, Result> {
+  item: Item;
+  resolve(value: Result): void;
+  reject(error: unknown): void;
+}
+
+export class GroupQueue<Item, Result> {
+  readonly #waiting: Waiting<Item, Result>[] = [];
+  #running = false;
+
+  /** `runGroup` answers one outcome per item, in order; if it throws, every item gets that error. */
+  constructor(
+    private readonly runGroup: (items: Item[]) => Promise<Settled<Result>[]>,
+    private readonly maxSize: number,
+  ) {}
+
+  submit(item: Item): Promise<Result> {
+    return new Promise<Result>((resolve, reject) => {
+      this.#waiting.push({ item, resolve, reject });
+      if (!this.#running) void this.#drain();
+    });
+  }
+
+  async #drain(): Promise<void> {
+    this.#running = true;
+    while (this.#waiting.length > 0) {
+      const group = this.#waiting.splice(0, this.maxSize);
+      try {
+        const outcomes = await this.runGroup(group.map((waiting) => waiting.item));
+        group.forEach((waiting, index) => {
+          const outcome = outcomes[index];
+          if (!outcome) waiting.reject(new Error("the group answered no outcome for this item"));
+          else if (outcome.ok) waiting.resolve(outcome.value);
+          else waiting.reject(outcome.error);
+        });
+      } catch (error) {
+        for (const waiting of group) waiting.reject(error);
+      }
+    }
+    this.#running = false;
+  }
+}

@@ -1,0 +1,249 @@
+/**
+ * POST /claims under load: the claims that arrive while a group is being stored are stored
+ * together as the next group (lib/groupQueue.ts), in one transaction per scope, with a handful of
+ * statements for the whole group instead of nine round trips and a commit per claim: the
+ * collectibles locked once, holders found and created together (their wallet indexes taken in
+ * one statement), the claims inserted in one statement, each collectible's supply taken once,
+ * Idempotency-Key records written together.
+ *
+ * A request this path cannot place (an unknown or failed collectible, a holder not found or
+ * created by a concurrent request, a claim a unique index refuses, the supply running out, a key
+ * repeated in the group) is then decided alone, in a savepoint of the same transaction, by the
+ * one-claim path (`storeClaim`): each request gets exactly the answer it would get alone.
+ */
+import type { ClaimWithOrganization } from "../db/claims.ts";
+import { deleteNewClaims, insertClaims } from "../db/claims.ts";
+import type { Transaction } from "../db/client.ts";
+import { type CollectibleRow, lockCollectibles, reserveSupply } from "../db/collectibles.ts";
+import {
+  IdempotencyKeyTaken,
+  type IdempotentWrite,
+  recordCreatedObject,
+  recordCreatedObjects,
+} from "../db/idempotencyKeys.ts";
+import type { Scope } from "../db/scope.ts";
+import { createUsers, deleteNewUsers, findUsers, type UserRow, usersByEmail } from "../db/users.ts";
+import { nextWalletIndexes } from "../db/walletIndexes.ts";
+import type { ClaimRequest, RouteDeps } from "../deps.ts";
+import { asConflict } from "../errorCatalogue.ts";
+import { ApiError } from "../errors.ts";
+import type { Settled } from "../lib/groupQueue.ts";
+import { storeClaim } from "./claims.ts";
+
+type Outcome = Settled<ClaimWithOrganization>;
+
+/** A request given a place in its collectible's supply, and then its holder. */
+interface Candidate {
+  index: number;
+  request: ClaimRequest;
+  collectible: CollectibleRow;
+}
+
+/** Stores a group of requests: one transaction per scope among them; one outcome per request. */
+export async function storeClaimGroup(
+  deps: RouteDeps,
+  requests: ClaimRequest[],
+): Promise<Outcome[]> {
+  const byScope = new Map<string | null, number[]>();
+  requests.forEach((request, index) => {
+    const key = request.scope.organizationId;
+    byScope.set(key, [...(byScope.get(key) ?? []), index]);
+  });
+  const outcomes = new Array<Outcome>(requests.length);
+  await Promise.all(
+    [...byScope.values()].map(async (indexes) => {
+      const part = indexes.map((index) => requests[index] as ClaimRequest);
+      const stored = await deps.claimTransactions.run(() => storeOneScope(deps, part));
+      indexes.forEach((index, i) => {
+        outcomes[index] = stored[i] as Outcome;
+      });
+    }),
+  );
+  return outcomes;
+}
+
+function storeOneScope(deps: RouteDeps, requests: ClaimRequest[]): Promise<Outcome[]> {
+  const scope = (requests[0] as ClaimRequest).scope;
+  return deps.db
+    .transaction(async (tx) => {
+      const outcomes = await placeTogether(deps, tx, scope, requests);
+      for (const [index, request] of requests.entries()) {
+        outcomes[index] ??= await storeInSavepoint(deps, tx, scope, request);
+      }
+      return outcomes as Outcome[];
+    })
+    .catch((error: unknown) => Promise.reject(asConflict(error)));
+}
+
+/**
+ * One claim decided as POST /claims decides it, in a savepoint: a refusal (or an Idempotency-Key
+ * another request holds) rolls back this claim alone. Any other error fails the transaction.
+ */
+export async function storeInSavepoint(
+  deps: RouteDeps,
+  tx: Transaction,
+  scope: Scope,
+  { body, idempotency }: Omit<ClaimRequest, "scope">,
+): Promise<Outcome> {
+  try {
+    const value = await tx.transaction(async (savepoint) => {
+      const made = await storeClaim(deps, savepoint, scope, body);
+      if (idempotency) await recordCreatedObject(savepoint, idempotency, made.claim.id);
+      return made;
+    });
+    return { ok: true, value };
+  } catch (error) {
+    if (error instanceof IdempotencyKeyTaken) return { ok: false, error };
+    const refusal = asConflict(error);
+    if (refusal instanceof ApiError && refusal.status < 500) return { ok: false, error: refusal };
+    throw error;
+  }
+}
+
+/** The set-based path: outcomes of the requests it placed; the others are left undefined. */
+async function placeTogether(
+  deps: RouteDeps,
+  tx: Transaction,
+  scope: Scope,
+  requests: ClaimRequest[],
+): Promise<(Outcome | undefined)[]> {
+  const outcomes = new Array<Outcome | undefined>(requests.length);
+  const candidates = await takePlaces(tx, scope, requests);
+  const { holderOf, created } = await findOrCreateHolders(deps, tx, scope, candidates);
+  const placed = candidates.filter(
+    (c) => holderOf.get(c.index)?.organizationId === c.collectible.organizationId,
+  );
+  const inserted = await insertClaims(
+    tx,
+    placed.map(({ index, request, collectible }) => {
+      const holder = holderOf.get(index) as UserRow;
+      return {
+        collectibleId: collectible.id,
+        holderId: holder.id,
+        mintedTo: holder.walletAddress,
+        holderEmail: holder.email,
+        externalId: request.body.external_id ?? null,
+      };
+    }),
+  );
+  const claimOf = new Map(
+    inserted.map((claim) => [`${claim.collectibleId}:${claim.holderId}`, claim]),
+  );
+  // A claim goes to the first request for its holder; a repeat (the same person by another
+  // letter case) is left to be refused alone.
+  const stored = placed.flatMap((c) => {
+    const key = `${c.collectible.id}:${holderOf.get(c.index)?.id}`;
+    const claim = claimOf.get(key);
+    claimOf.delete(key);
+    return claim ? [{ ...c, claim }] : [];
+  });
+  const keyed = stored.filter((s) => s.request.idempotency);
+  const taken = await recordCreatedObjects(
+    tx,
+    keyed.map((s) => ({ write: s.request.idempotency as IdempotentWrite, id: s.claim.id })),
+  );
+  const refused = new Set([...taken].map((i) => keyed[i]?.index));
+  const kept = stored.filter((s) => !refused.has(s.index));
+  await deleteNewClaims(
+    tx,
+    stored.filter((s) => refused.has(s.index)).map((s) => s.claim.id),
+  );
+  // Users made for requests that did not keep a claim: those requests start again alone.
+  const keptHolders = new Set(kept.map((s) => s.claim.holderId));
+  await deleteNewUsers(
+    tx,
+    [...created].filter((id) => !keptHolders.has(id)),
+  );
+  const counts = new Map<string, number>();
+  for (const s of kept) counts.set(s.collectible.id, (counts.get(s.collectible.id) ?? 0) + 1);
+  await reserveSupply(tx, counts);
+  for (const index of refused) {
+    if (index !== undefined) outcomes[index] = { ok: false, error: new IdempotencyKeyTaken() };
+  }
+  for (const { index, claim, collectible } of kept) {
+    outcomes[index] = { ok: true, value: { claim, organizationId: collectible.organizationId } };
+  }
+  return outcomes;
+}
+
+/**
+ * Locks the requests' collectibles and gives places, in arrival order, up to what is left of
+ * each supply. Left out: unknown or failed collectibles, requests past the supply, and a repeated
+ * Idempotency-Key (its first request goes on).
+ */
+async function takePlaces(
+  tx: Transaction,
+  scope: Scope,
+  requests: ClaimRequest[],
+): Promise<Candidate[]> {
+  const ids = [...new Set(requests.map((r) => r.body.collectible_id))];
+  const collectibles = new Map(
+    (await lockCollectibles(tx, ids, scope)).map((row) => [row.id, row]),
+  );
+  const left = new Map(
+    [...collectibles.values()].map((c) => [c.id, c.totalCount - c.reservedCount]),
+  );
+  const keys = new Set<string>();
+  return requests.flatMap((request, index) => {
+    const collectible = collectibles.get(request.body.collectible_id);
+    const places = collectible ? (left.get(collectible.id) ?? 0) : 0;
+    const key = request.idempotency?.of.key;
+    if (!collectible || collectible.status === "failed" || places <= 0) return [];
+    if (key !== undefined && keys.has(key)) return [];
+    if (key !== undefined) keys.add(key);
+    left.set(collectible.id, places - 1);
+    return [{ index, request, collectible }];
+  });
+}
+
+/**
+ * Each candidate's holder: the user `holder_id` names, or the user with the email in the
+ * collectible's organization, created (with a fresh wallet) when there is none. `created` holds
+ * the users made here.
+ */
+async function findOrCreateHolders(
+  deps: RouteDeps,
+  tx: Transaction,
+  scope: Scope,
+  candidates: Candidate[],
+): Promise<{ holderOf: Map<number, UserRow>; created: Set<string> }> {
+  const holderIds = candidates.flatMap((c) => c.request.body.holder_id ?? []);
+  const byId = new Map((await findUsers(tx, [...new Set(holderIds)], scope)).map((u) => [u.id, u]));
+  const emailKey = (organizationId: string, email: string) =>
+    `${organizationId}:${email.toLowerCase()}`;
+  const wanted = new Map<string, { organizationId: string; email: string }>();
+  for (const { request, collectible } of candidates) {
+    const email = request.body.holder_id === undefined ? request.body.email : undefined;
+    if (email === undefined) continue;
+    const organizationId = collectible.organizationId;
+    if (!wanted.has(emailKey(organizationId, email))) {
+      wanted.set(emailKey(organizationId, email), { organizationId, email });
+    }
+  }
+  const byEmail = new Map(
+    (await usersByEmail(tx, [...wanted.values()])).map((u) => [
+      emailKey(u.organizationId, u.email),
+      u,
+    ]),
+  );
+  const missing = [...wanted].filter(([key]) => !byEmail.has(key)).map(([, pair]) => pair);
+  const indexes = await nextWalletIndexes(tx, missing.length);
+  const made = await createUsers(
+    tx,
+    missing.map((pair, i) => {
+      const walletIndex = indexes[i] as number;
+      return { ...pair, walletIndex, walletAddress: deps.wallets.addressAt(walletIndex) };
+    }),
+  );
+  for (const user of made) byEmail.set(emailKey(user.organizationId, user.email), user);
+  const holderOf = new Map<number, UserRow>();
+  for (const { index, request, collectible } of candidates) {
+    const { holder_id: holderId, email } = request.body;
+    const user =
+      holderId !== undefined
+        ? byId.get(holderId)
+        : byEmail.get(emailKey(collectible.organizationId, email as string));
+    if (user) holderOf.set(index, user);
+  }
+  return { holderOf, created: new Set(made.map((u) => u.id)) };
+}
