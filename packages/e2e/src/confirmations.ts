@@ -1,9 +1,13 @@
 /** Waiting for what the API answers to settle, as a client polling GET would. */
 // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON came back.
-type Api = (method: string, urlPath: string) => Promise<{ status: number; body: any }>;
+type Json = any;
+type Api = (
+  method: string,
+  urlPath: string,
+  json?: unknown,
+) => Promise<{ status: number; body: Json }>;
 
-// biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON came back.
-export async function confirmed(api: Api, urlPath: string, timeoutMs = 120_000): Promise<any> {
+export async function confirmed(api: Api, urlPath: string, timeoutMs = 120_000): Promise<Json> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await api("GET", urlPath);
@@ -14,4 +18,20 @@ export async function confirmed(api: Api, urlPath: string, timeoutMs = 120_000):
       throw new Error(`${urlPath} not confirmed: ${JSON.stringify(res.body)}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+}
+
+/** A new organization, and in it a collectible of `totalCount` editions, once it is confirmed. */
+export async function confirmedCollectible(
+  api: Api,
+  organizationName: string,
+  name: string,
+  totalCount: number,
+): Promise<{ org: Json; collectible: Json }> {
+  const org = (await api("POST", "/organizations", { name: organizationName })).body.data;
+  const created = await api("POST", "/collectibles", {
+    organization_id: org.id,
+    name,
+    total_count: totalCount,
+  });
+  return { org, collectible: await confirmed(api, `/collectibles/${created.body.data.id}`) };
 }

@@ -12,7 +12,7 @@ import { createPostgresDatabase, type ThrowAwayDatabase } from "@collectibles/de
 import { createIndexerReader } from "@collectibles/indexer/reader";
 import { createPublicClient, http } from "viem";
 import { afterAll, describe, expect, it } from "vitest";
-import { confirmed } from "./confirmations.ts";
+import { confirmed, confirmedCollectible } from "./confirmations.ts";
 import { apiOf, killStacks, startStack } from "./localStack.ts";
 
 const CLAIMS = 80;
@@ -49,14 +49,8 @@ describe.each(["pglite", "postgres"] as const)(
       const first = await startStack({ dataDir, env });
       const key = first.printedKey() as string;
       let api = apiOf(first, key);
-      const org = (await api("POST", "/organizations", { name: "Crash" })).body.data;
-      const created = await api("POST", "/collectibles", {
-        organization_id: org.id,
-        name: "Survivor",
-        total_count: CLAIMS,
-      });
-      const collectibleId: string = (await confirmed(api, `/collectibles/${created.body.data.id}`))
-        .id;
+      const survivor = await confirmedCollectible(api, "Crash", "Survivor", CLAIMS);
+      const collectibleId: string = survivor.collectible.id;
 
       const accepted: string[] = [];
       let answered = 0;

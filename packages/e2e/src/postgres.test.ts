@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { createPostgresDatabase, type ThrowAwayDatabase } from "@collectibles/devkit/postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { confirmed } from "./confirmations.ts";
+import { confirmed, confirmedCollectible } from "./confirmations.ts";
 import { apiOf, killStacks, startStack } from "./localStack.ts";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "e2e-postgres-"));
@@ -31,13 +31,8 @@ describe("pnpm start on PostgreSQL", () => {
     const first = await startStack({ dataDir, env });
     const key = first.printedKey() as string;
     let api = apiOf(first, key);
-    const org = (await api("POST", "/organizations", { name: "On PostgreSQL" })).body.data;
-    const created = await api("POST", "/collectibles", {
-      organization_id: org.id,
-      name: "Kept",
-      total_count: 3,
-    });
-    const collectibleId = (await confirmed(api, `/collectibles/${created.body.data.id}`)).id;
+    const { org, collectible } = await confirmedCollectible(api, "On PostgreSQL", "Kept", 3);
+    const collectibleId = collectible.id;
     const claim = await api("POST", "/claims", {
       collectible_id: collectibleId,
       email: "pg@e2e.example",

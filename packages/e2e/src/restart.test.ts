@@ -7,7 +7,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { confirmed } from "./confirmations.ts";
+import { confirmed, confirmedCollectible } from "./confirmations.ts";
 import { apiOf, killStacks, startStack } from "./localStack.ts";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "e2e-restart-"));
@@ -37,15 +37,9 @@ describe("pnpm start on non-default ports", () => {
     const key = first.printedKey();
     expect(key).toBeDefined();
     let api = apiOf(first, key as string);
-    const org = (await api("POST", "/organizations", { name: "Keeps" })).body.data;
+    const { org, collectible } = await confirmedCollectible(api, "Keeps", "Kept", 5);
     const user = (await api("POST", "/users", { organization_id: org.id, email: "k@e2e.example" }))
       .body.data;
-    const created = await api("POST", "/collectibles", {
-      organization_id: org.id,
-      name: "Kept",
-      total_count: 5,
-    });
-    const collectible = await confirmed(api, `/collectibles/${created.body.data.id}`);
     const claim = await api("POST", "/claims", {
       collectible_id: collectible.id,
       holder_id: user.id,

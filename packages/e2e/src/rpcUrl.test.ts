@@ -11,7 +11,7 @@ import { deployCollectibles } from "@collectibles/deploy/testing";
 import { type LocalChain, startLocalChain } from "@collectibles/devkit/chain";
 import { createPublicClient, http } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { confirmed } from "./confirmations.ts";
+import { confirmed, confirmedCollectible } from "./confirmations.ts";
 import { apiOf, killStacks, startStack } from "./localStack.ts";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "e2e-rpc-url-"));
@@ -38,13 +38,7 @@ describe("pnpm start with RPC_URL", () => {
     const said = stack.lines.join("\n");
     expect(said).not.toContain("starting a local chain");
     const api = apiOf(stack, stack.printedKey() as string);
-    const org = (await api("POST", "/organizations", { name: "Elsewhere" })).body.data;
-    const created = await api("POST", "/collectibles", {
-      organization_id: org.id,
-      name: "On the given chain",
-      total_count: 2,
-    });
-    const collectible = await confirmed(api, `/collectibles/${created.body.data.id}`);
+    const { collectible } = await confirmedCollectible(api, "Elsewhere", "On the given chain", 2);
     const claim = await api("POST", "/claims", {
       collectible_id: collectible.id,
       email: "given@e2e.example",

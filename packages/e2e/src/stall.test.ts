@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { confirmed } from "./confirmations.ts";
+import { confirmed, confirmedCollectible } from "./confirmations.ts";
 import { apiOf, killStacks, startStack } from "./localStack.ts";
 
 const STALL_MS = 60_000;
@@ -24,13 +24,8 @@ describe("a 60 s chain stall mid-burst", () => {
     const env = { CONFIRM_TIMEOUT_MS: "0", READY_LAG_GRACE_SECONDS: "5" };
     const stack = await startStack({ dataDir, env });
     const api = apiOf(stack, stack.printedKey() as string);
-    const org = (await api("POST", "/organizations", { name: "Stall" })).body.data;
-    const created = await api("POST", "/collectibles", {
-      organization_id: org.id,
-      name: "Patient",
-      total_count: 20,
-    });
-    const collectibleId = (await confirmed(api, `/collectibles/${created.body.data.id}`)).id;
+    const { collectible } = await confirmedCollectible(api, "Stall", "Patient", 20);
+    const collectibleId: string = collectible.id;
     const chain = stack.pidOf(/anvil/) as number;
     expect(chain).toBeDefined();
 
