@@ -23,7 +23,9 @@ const TABLES = [
   "webhooks",
 ];
 
-async function tables(db: Awaited<ReturnType<typeof openDatabase>>["db"]) {
+type Db = Awaited<ReturnType<typeof openDatabase>>["db"];
+
+async function tables(db: Db) {
   const result = await db.execute(
     sql`select table_name from information_schema.tables where table_schema = 'public' order by 1`,
   );
@@ -56,81 +58,78 @@ describe.runIf(testDriver() === "pglite")("openDatabase on PGlite", () => {
   }, 120_000);
 });
 
+/** Runs `test` on a database of its own, dropped afterwards whatever happens. */
+async function onNewDatabase(test: (url: string) => Promise<void>) {
+  const created = await createPostgresDatabase();
+  try {
+    await test(created.url);
+  } finally {
+    await created.drop();
+  }
+}
+
+/** Changes a database before the API first migrates it, as another program might. */
+async function beforeFirstMigration(url: string, change: (db: Db) => Promise<unknown>) {
+  const setup = await openDatabase({ driver: "postgres", url }, { migrate: false });
+  try {
+    await change(setup.db);
+  } finally {
+    await setup.close();
+  }
+}
+
 describe.runIf(testDriver() === "postgres")("openDatabase on PostgreSQL", () => {
-  it("migrates an empty database once even when several processes start together", async () => {
-    const created = await createPostgresDatabase();
-    try {
+  it("migrates an empty database once even when several processes start together", () =>
+    onNewDatabase(async (url) => {
       const handles = await Promise.all(
-        [1, 2, 3].map(() => openDatabase({ driver: "postgres", url: created.url, poolSize: 2 })),
+        [1, 2, 3].map(() => openDatabase({ driver: "postgres", url, poolSize: 2 })),
       );
       for (const handle of handles) expect(await tables(handle.db)).toEqual(TABLES);
       await handles[0]?.ping();
       await Promise.all(handles.map((handle) => handle.close()));
-    } finally {
-      await created.drop();
-    }
-  });
+    }));
 
-  it("keeps its tables in public when a schema is named after the database role (the indexer's default)", async () => {
-    const created = await createPostgresDatabase();
-    try {
-      const setup = await openDatabase(
-        { driver: "postgres", url: created.url },
-        { migrate: false },
-      );
-      // The default search_path is `"$user", public`: a schema named after the role comes first.
-      const [role] = rowsOf<{ name: string }>(
-        await setup.db.execute(sql`select current_user as name`),
-      );
-      await setup.db.execute(sql`create schema ${sql.identifier(role?.name ?? "")}`);
-      await setup.close();
-      const handle = await openDatabase({ driver: "postgres", url: created.url, poolSize: 2 });
+  it("keeps its tables in public when a schema is named after the database role (the indexer's default)", () =>
+    onNewDatabase(async (url) => {
+      await beforeFirstMigration(url, async (db) => {
+        // The default search_path is `"$user", public`: a schema named after the role comes first.
+        const [role] = rowsOf<{ name: string }>(await db.execute(sql`select current_user as name`));
+        await db.execute(sql`create schema ${sql.identifier(role?.name ?? "")}`);
+      });
+      const handle = await openDatabase({ driver: "postgres", url, poolSize: 2 });
       expect(await tables(handle.db)).toEqual(TABLES);
       await handle.close();
-    } finally {
-      await created.drop();
-    }
-  });
+    }));
 
-  it("names the database's own error when a migration fails", async () => {
-    const created = await createPostgresDatabase();
-    try {
-      const setup = await openDatabase(
-        { driver: "postgres", url: created.url },
-        { migrate: false },
-      );
-      await setup.db.execute(sql`create table organizations (id int)`);
-      await setup.close();
-      await expect(openDatabase({ driver: "postgres", url: created.url })).rejects.toThrow(
+  it("names the database's own error when a migration fails", () =>
+    onNewDatabase(async (url) => {
+      await beforeFirstMigration(url, (db) => db.execute(sql`create table organizations (id int)`));
+      await expect(openDatabase({ driver: "postgres", url })).rejects.toThrow(
         /relation "organizations" already exists \(42P07\)/,
       );
-    } finally {
-      await created.drop();
-    }
-  });
+    }));
 
-  it("grants a session lock to one process at a time and frees it on release", async () => {
-    const created = await createPostgresDatabase();
-    const [a, b] = await Promise.all(
-      [1, 2].map(() => openDatabase({ driver: "postgres", url: created.url, poolSize: 3 })),
-    );
-    try {
-      const held = await a?.tryLock("relayer:test");
-      expect(held).not.toBeNull();
-      expect(await held?.alive()).toBe(true);
-      expect(await b?.tryLock("relayer:test")).toBeNull();
-      const other = await b?.tryLock("relayer:other");
-      expect(other).not.toBeNull();
-      await other?.release();
-      await held?.release();
-      const taken = await b?.tryLock("relayer:test");
-      expect(taken).not.toBeNull();
-      await taken?.release();
-    } finally {
-      await Promise.all([a?.close(), b?.close()]);
-      await created.drop();
-    }
-  });
+  it("grants a session lock to one process at a time and frees it on release", () =>
+    onNewDatabase(async (url) => {
+      const [a, b] = await Promise.all(
+        [1, 2].map(() => openDatabase({ driver: "postgres", url, poolSize: 3 })),
+      );
+      try {
+        const held = await a?.tryLock("relayer:test");
+        expect(held).not.toBeNull();
+        expect(await held?.alive()).toBe(true);
+        expect(await b?.tryLock("relayer:test")).toBeNull();
+        const other = await b?.tryLock("relayer:other");
+        expect(other).not.toBeNull();
+        await other?.release();
+        await held?.release();
+        const taken = await b?.tryLock("relayer:test");
+        expect(taken).not.toBeNull();
+        await taken?.release();
+      } finally {
+        await Promise.all([a?.close(), b?.close()]);
+      }
+    }));
 
   it("fails to open an unreachable server", async () => {
     await expect(
