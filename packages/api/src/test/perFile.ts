@@ -3,7 +3,7 @@
  * forward to the real object once it exists (test files share a worker's module cache, so a
  * shared helper cannot start things as a side effect of being imported).
  */
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import { type ChainStack, startChainStack } from "./chainStack.ts";
 import { type ServerOptions, startTestApp, type TestApp } from "./testApp.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "./webhookReceiver.ts";
@@ -60,11 +60,19 @@ export function chainAppPerFile(options: { organization: string; env?: Record<st
   };
 }
 
-/** A webhook receiver on loopback for one test file: started before its tests, closed after. */
+/**
+ * A webhook receiver on loopback for one test file: started before its tests, closed after. What
+ * a test makes it answer ends with that test: the next one starts with 200 at once.
+ */
 export function webhookReceiverPerFile(): WebhookReceiver {
   let receiver: WebhookReceiver | undefined;
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
+  });
+  afterEach(() => {
+    if (!receiver) return;
+    receiver.answer = () => 200;
+    receiver.delayMs = 0;
   });
   afterAll(() => receiver?.close());
   return lateBound(() => receiver, "the webhook receiver");

@@ -51,194 +51,158 @@ function waitForDeliveries(path: string, objectId: string, count: number) {
   });
 }
 
-describe("webhooks", () => {
-  it(
-    "delivers collectible.confirmed and claim.confirmed signed per Standard Webhooks, with the object GET answers",
-    async () => {
-      const hook = await createWebhook("both", ["collectible.confirmed", "claim.confirmed"]);
-      const collectibleId = await confirmedCollectible("Announced");
-      const claimId = await confirmedClaim(collectibleId, "announced@example.com");
+describe("webhooks", { timeout: TIMEOUT }, () => {
+  it("delivers collectible.confirmed and claim.confirmed signed per Standard Webhooks, with the object GET answers", async () => {
+    const hook = await createWebhook("both", ["collectible.confirmed", "claim.confirmed"]);
+    const collectibleId = await confirmedCollectible("Announced");
+    const claimId = await confirmedClaim(collectibleId, "announced@example.com");
 
-      const verifier = new Verifier(hook.secret);
-      const [collectibleDelivery] = await waitForDeliveries("both", collectibleId, 1);
-      const [claimDelivery] = await waitForDeliveries("both", claimId, 1);
-      for (const delivery of [collectibleDelivery, claimDelivery]) {
-        if (!delivery) throw new Error("no delivery");
-        // Throws unless the signature, id and timestamp are right.
-        const verified = verifier.verify(delivery.body, delivery.headers) as { id: string };
-        expect(delivery.headers["webhook-id"]).toBe(verified.id);
-        expect(delivery.headers["content-type"]).toBe("application/json");
-      }
-      const claimEvent = JSON.parse(claimDelivery?.body ?? "");
-      expect(claimEvent.type).toBe("claim.confirmed");
-      expect(claimEvent.data).toEqual((await t.call("GET", `/claims/${claimId}`)).body.data);
-      expect(JSON.parse(collectibleDelivery?.body ?? "").type).toBe("collectible.confirmed");
-
-      const listed = await t.call("GET", `/webhooks/${hook.id}/deliveries`);
-      expect(listed.status).toBe(200);
-      const ours = listed.body.data.filter(
-        (d: { event_id: string }) => d.event_id === claimEvent.id,
-      );
-      expect(ours).toMatchObject([
-        { status: "succeeded", attempt_count: 1, next_attempt_at: null },
-      ]);
-      expect(ours[0].attempts[0].status_code).toBe(200);
-    },
-    TIMEOUT,
-  );
-
-  it(
-    "retries a receiver answering 500 with growing delays, then records its success",
-    async () => {
-      const hook = await createWebhook("flaky", ["claim.confirmed"]);
-      const collectibleId = await confirmedCollectible("Flaky receiver");
-      const failFirst = 3;
-      let failed = 0;
-      receiver.answer = (d) => (d.path === "/flaky" && failed++ < failFirst ? 500 : 200);
-      try {
-        const claimId = await confirmedClaim(collectibleId, "flaky@example.com");
-        const ours = await waitForDeliveries("flaky", claimId, failFirst + 1);
-        expect(ours).toHaveLength(failFirst + 1);
-        for (const d of ours) new Verifier(hook.secret).verify(d.body, d.headers);
-        // One message: every attempt carries the same webhook-id.
-        expect(new Set(ours.map((d) => d.headers["webhook-id"])).size).toBe(1);
-        const gaps = ours.slice(1).map((d, i) => d.receivedAt - (ours[i]?.receivedAt ?? 0));
-        expect(gaps[1]).toBeGreaterThan(gaps[0] ?? Infinity);
-        expect(gaps[2]).toBeGreaterThan(gaps[1] ?? Infinity);
-
-        const eventId = ours[0]?.headers["webhook-id"];
-        const settled = await until("the delivery recorded as succeeded", async () => {
-          const res = await t.call("GET", `/webhooks/${hook.id}/deliveries?status=succeeded`);
-          return res.body.data.find((d: { event_id: string }) => d.event_id === eventId);
-        });
-        expect(settled.attempts.map((a: { status_code: number }) => a.status_code)).toEqual([
-          500, 500, 500, 200,
-        ]);
-        expect((await t.call("GET", `/webhooks/${hook.id}`)).body.data.failing_since).toBeNull();
-      } finally {
-        receiver.answer = () => 200;
-      }
-    },
-    TIMEOUT,
-  );
-
-  it(
-    "marks a delivery failed once its retry window is over, sends it again on request, and disables a webhook failing for days",
-    async () => {
-      const hook = await createWebhook("down", ["claim.confirmed"]);
-      const collectibleId = await confirmedCollectible("Down receiver");
-      receiver.answer = (d) => (d.path === "/down" ? 503 : 200);
-      try {
-        const claimId = await confirmedClaim(collectibleId, "down@example.com");
-        await waitForDeliveries("down", claimId, 1);
-        // As if the event were a day old: the next failure is the last.
-        await t.database.db.execute(
-          sql`update webhook_messages set created_at = now() - interval '25 hours' where webhook_id = ${hook.id}`,
-        );
-        const failed = await until("the delivery marked failed", async () => {
-          const res = await t.call("GET", `/webhooks/${hook.id}/deliveries?status=failed`);
-          return res.body.data[0];
-        });
-        expect(failed).toMatchObject({ status: "failed", next_attempt_at: null });
-        expect(failed.attempt_count).toBeGreaterThanOrEqual(2);
-
-        // The receiver is fixed; the operator sends that delivery again.
-        receiver.answer = () => 200;
-        const resent = await t.call("POST", `/webhooks/${hook.id}/resend`, {
-          json: { delivery_id: failed.id },
-        });
-        expect(resent.status).toBe(202);
-        expect(resent.body.data.queued).toBe(1);
-        await until("the re-sent delivery succeeded", async () => {
-          const res = await t.call("GET", `/webhooks/${hook.id}/deliveries?status=succeeded`);
-          return res.body.data.find((d: { id: string }) => d.id === failed.id);
-        });
-        const delivered = deliveriesAbout("down", claimId);
-        expect(delivered.at(-1)?.headers["webhook-id"]).toBe(failed.event_id);
-
-        // Everything since a time: the settled delivery goes once more.
-        const since = new Date(Date.now() - 3_600_000).toISOString();
-        const again = await t.call("POST", `/webhooks/${hook.id}/resend`, { json: { since } });
-        expect(again.body.data.queued).toBe(1);
-        await waitForDeliveries("down", claimId, delivered.length + 1);
-        const unknown = await t.call("POST", `/webhooks/${hook.id}/resend`, {
-          json: { delivery_id: "00000000-0000-4000-8000-000000000000" },
-        });
-        expect(unknown.status).toBe(404);
-
-        // Failing for six days: the service disables the webhook and says why.
-        await t.database.db.execute(
-          sql`update webhooks set failing_since = now() - interval '6 days' where id = ${hook.id}`,
-        );
-        await disableLongFailing(t.database.db, 120);
-        const disabled = (await t.call("GET", `/webhooks/${hook.id}`)).body.data;
-        expect(disabled.enabled).toBe(false);
-        expect(disabled.disabled_reason).toMatch(/^every delivery failed since \d{4}-/);
-        const enabled = await t.call("PATCH", `/webhooks/${hook.id}`, { json: { enabled: true } });
-        expect(enabled.body.data).toMatchObject({
-          enabled: true,
-          disabled_reason: null,
-          failing_since: null,
-        });
-      } finally {
-        receiver.answer = () => 200;
-      }
-    },
-    TIMEOUT,
-  );
-
-  it(
-    "signs with both the new and the old secret for a day after a rotation",
-    async () => {
-      const hook = await createWebhook("rotated", ["claim.confirmed"]);
-      const rotated = await t.call("POST", `/webhooks/${hook.id}/rotate-secret`);
-      expect(rotated.status).toBe(200);
-      const newSecret: string = rotated.body.data.secret;
-      expect(newSecret).not.toBe(hook.secret);
-      const collectibleId = await confirmedCollectible("Rotated");
-      const claimId = await confirmedClaim(collectibleId, "rotated@example.com");
-      const [delivery] = await waitForDeliveries("rotated", claimId, 1);
+    const verifier = new Verifier(hook.secret);
+    const [collectibleDelivery] = await waitForDeliveries("both", collectibleId, 1);
+    const [claimDelivery] = await waitForDeliveries("both", claimId, 1);
+    for (const delivery of [collectibleDelivery, claimDelivery]) {
       if (!delivery) throw new Error("no delivery");
-      expect(delivery.headers["webhook-signature"]?.split(" ")).toHaveLength(2);
-      expect(() => new Verifier(newSecret).verify(delivery.body, delivery.headers)).not.toThrow();
-      expect(() => new Verifier(hook.secret).verify(delivery.body, delivery.headers)).not.toThrow();
-    },
-    TIMEOUT,
-  );
+      // Throws unless the signature, id and timestamp are right.
+      const verified = verifier.verify(delivery.body, delivery.headers) as { id: string };
+      expect(delivery.headers["webhook-id"]).toBe(verified.id);
+      expect(delivery.headers["content-type"]).toBe("application/json");
+    }
+    const claimEvent = JSON.parse(claimDelivery?.body ?? "");
+    expect(claimEvent.type).toBe("claim.confirmed");
+    expect(claimEvent.data).toEqual((await t.call("GET", `/claims/${claimId}`)).body.data);
+    expect(JSON.parse(collectibleDelivery?.body ?? "").type).toBe("collectible.confirmed");
 
-  it(
-    "sends each message once, never from two API processes at once",
-    async () => {
-      // A second process on the database: here only its webhook sender works.
-      await t.startSibling({ env: { WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: "1" } });
-      const child = await t.call("POST", "/organizations", {
-        json: { name: "Busy", parent_id: org.id },
-      });
-      await createWebhook("busy", ["claim.confirmed"], child.body.data.id);
-      receiver.delayMs = 150;
-      try {
-        const collectibleId = await confirmedCollectible("Busy", child.body.data.id);
-        const claims = await Promise.all(
-          Array.from({ length: 20 }, (_, i) =>
-            t.call("POST", "/claims", {
-              json: { collectible_id: collectibleId, email: `busy-${i}@example.com` },
-            }),
-          ),
-        );
-        for (const claim of claims) {
-          expect([201, 202], JSON.stringify(claim.body)).toContain(claim.status);
-          await waitForDeliveries("busy", claim.body.data.id, 1);
-        }
-        // A moment for any second sender to deliver again.
-        await new Promise((resolve) => setTimeout(resolve, 2_000));
-        for (const claim of claims) {
-          expect(deliveriesAbout("busy", claim.body.data.id)).toHaveLength(1);
-        }
-        expect(receiver.mostAtOnce()).toBe(1);
-      } finally {
-        receiver.delayMs = 0;
-      }
-    },
-    TIMEOUT,
-  );
+    const listed = await t.call("GET", `/webhooks/${hook.id}/deliveries`);
+    expect(listed.status).toBe(200);
+    const ours = listed.body.data.filter((d: { event_id: string }) => d.event_id === claimEvent.id);
+    expect(ours).toMatchObject([{ status: "succeeded", attempt_count: 1, next_attempt_at: null }]);
+    expect(ours[0].attempts[0].status_code).toBe(200);
+  });
+
+  it("retries a receiver answering 500 with growing delays, then records its success", async () => {
+    const hook = await createWebhook("flaky", ["claim.confirmed"]);
+    const collectibleId = await confirmedCollectible("Flaky receiver");
+    const failFirst = 3;
+    let failed = 0;
+    receiver.answer = (d) => (d.path === "/flaky" && failed++ < failFirst ? 500 : 200);
+    const claimId = await confirmedClaim(collectibleId, "flaky@example.com");
+    const ours = await waitForDeliveries("flaky", claimId, failFirst + 1);
+    expect(ours).toHaveLength(failFirst + 1);
+    for (const d of ours) new Verifier(hook.secret).verify(d.body, d.headers);
+    // One message: every attempt carries the same webhook-id.
+    expect(new Set(ours.map((d) => d.headers["webhook-id"])).size).toBe(1);
+    const gaps = ours.slice(1).map((d, i) => d.receivedAt - (ours[i]?.receivedAt ?? 0));
+    expect(gaps[1]).toBeGreaterThan(gaps[0] ?? Infinity);
+    expect(gaps[2]).toBeGreaterThan(gaps[1] ?? Infinity);
+
+    const eventId = ours[0]?.headers["webhook-id"];
+    const settled = await until("the delivery recorded as succeeded", async () => {
+      const res = await t.call("GET", `/webhooks/${hook.id}/deliveries?status=succeeded`);
+      return res.body.data.find((d: { event_id: string }) => d.event_id === eventId);
+    });
+    expect(settled.attempts.map((a: { status_code: number }) => a.status_code)).toEqual([
+      500, 500, 500, 200,
+    ]);
+    expect((await t.call("GET", `/webhooks/${hook.id}`)).body.data.failing_since).toBeNull();
+  });
+
+  it("marks a delivery failed once its retry window is over, sends it again on request, and disables a webhook failing for days", async () => {
+    const hook = await createWebhook("down", ["claim.confirmed"]);
+    const collectibleId = await confirmedCollectible("Down receiver");
+    receiver.answer = (d) => (d.path === "/down" ? 503 : 200);
+    const claimId = await confirmedClaim(collectibleId, "down@example.com");
+    await waitForDeliveries("down", claimId, 1);
+    // As if the event were a day old: the next failure is the last.
+    await t.database.db.execute(
+      sql`update webhook_messages set created_at = now() - interval '25 hours' where webhook_id = ${hook.id}`,
+    );
+    const failed = await until("the delivery marked failed", async () => {
+      const res = await t.call("GET", `/webhooks/${hook.id}/deliveries?status=failed`);
+      return res.body.data[0];
+    });
+    expect(failed).toMatchObject({ status: "failed", next_attempt_at: null });
+    expect(failed.attempt_count).toBeGreaterThanOrEqual(2);
+
+    // The receiver is fixed; the operator sends that delivery again.
+    receiver.answer = () => 200;
+    const resent = await t.call("POST", `/webhooks/${hook.id}/resend`, {
+      json: { delivery_id: failed.id },
+    });
+    expect(resent.status).toBe(202);
+    expect(resent.body.data.queued).toBe(1);
+    await until("the re-sent delivery succeeded", async () => {
+      const res = await t.call("GET", `/webhooks/${hook.id}/deliveries?status=succeeded`);
+      return res.body.data.find((d: { id: string }) => d.id === failed.id);
+    });
+    const delivered = deliveriesAbout("down", claimId);
+    expect(delivered.at(-1)?.headers["webhook-id"]).toBe(failed.event_id);
+
+    // Everything since a time: the settled delivery goes once more.
+    const since = new Date(Date.now() - 3_600_000).toISOString();
+    const again = await t.call("POST", `/webhooks/${hook.id}/resend`, { json: { since } });
+    expect(again.body.data.queued).toBe(1);
+    await waitForDeliveries("down", claimId, delivered.length + 1);
+    const unknown = await t.call("POST", `/webhooks/${hook.id}/resend`, {
+      json: { delivery_id: "00000000-0000-4000-8000-000000000000" },
+    });
+    expect(unknown.status).toBe(404);
+
+    // Failing for six days: the service disables the webhook and says why.
+    await t.database.db.execute(
+      sql`update webhooks set failing_since = now() - interval '6 days' where id = ${hook.id}`,
+    );
+    await disableLongFailing(t.database.db, 120);
+    const disabled = (await t.call("GET", `/webhooks/${hook.id}`)).body.data;
+    expect(disabled.enabled).toBe(false);
+    expect(disabled.disabled_reason).toMatch(/^every delivery failed since \d{4}-/);
+    const enabled = await t.call("PATCH", `/webhooks/${hook.id}`, { json: { enabled: true } });
+    expect(enabled.body.data).toMatchObject({
+      enabled: true,
+      disabled_reason: null,
+      failing_since: null,
+    });
+  });
+
+  it("signs with both the new and the old secret for a day after a rotation", async () => {
+    const hook = await createWebhook("rotated", ["claim.confirmed"]);
+    const rotated = await t.call("POST", `/webhooks/${hook.id}/rotate-secret`);
+    expect(rotated.status).toBe(200);
+    const newSecret: string = rotated.body.data.secret;
+    expect(newSecret).not.toBe(hook.secret);
+    const collectibleId = await confirmedCollectible("Rotated");
+    const claimId = await confirmedClaim(collectibleId, "rotated@example.com");
+    const [delivery] = await waitForDeliveries("rotated", claimId, 1);
+    if (!delivery) throw new Error("no delivery");
+    expect(delivery.headers["webhook-signature"]?.split(" ")).toHaveLength(2);
+    expect(() => new Verifier(newSecret).verify(delivery.body, delivery.headers)).not.toThrow();
+    expect(() => new Verifier(hook.secret).verify(delivery.body, delivery.headers)).not.toThrow();
+  });
+
+  it("sends each message once, never from two API processes at once", async () => {
+    // A second process on the database: here only its webhook sender works.
+    await t.startSibling({ env: { WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: "1" } });
+    const child = await t.call("POST", "/organizations", {
+      json: { name: "Busy", parent_id: org.id },
+    });
+    await createWebhook("busy", ["claim.confirmed"], child.body.data.id);
+    receiver.delayMs = 150;
+    const collectibleId = await confirmedCollectible("Busy", child.body.data.id);
+    const claims = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        t.call("POST", "/claims", {
+          json: { collectible_id: collectibleId, email: `busy-${i}@example.com` },
+        }),
+      ),
+    );
+    for (const claim of claims) {
+      expect([201, 202], JSON.stringify(claim.body)).toContain(claim.status);
+      await waitForDeliveries("busy", claim.body.data.id, 1);
+    }
+    // A moment for any second sender to deliver again.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    for (const claim of claims) {
+      expect(deliveriesAbout("busy", claim.body.data.id)).toHaveLength(1);
+    }
+    expect(receiver.mostAtOnce()).toBe(1);
+  });
 });
