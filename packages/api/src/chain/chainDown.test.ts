@@ -86,6 +86,42 @@ const checksOf = (ready: CallResult) =>
     ready.body.data.checks.map((c: { name: string; status: string }) => [c.name, c.status]),
   );
 
+/**
+ * A burst of `count` claims with a fault in it: a confirmed collectible with room to spare, and
+ * the answers after which the fault begins and ends (the end may be the last answer: the burst
+ * then ends during the fault), drawn from a seeded random source that `label` names.
+ */
+async function faultyBurstPlan(label: string, collectibleName: string, count: number) {
+  const random = faultRandom(label);
+  const collectibleId = await confirmedCollectible(collectibleName, count + 50);
+  const [beginAfter, endAfter] = random.distinctInts(2, 5, count);
+  return { seed: random.seed, collectibleId, beginAfter, endAfter };
+}
+
+function expectEveryClaimAccepted(answers: CallResult[], context: string) {
+  for (const [i, answer] of answers.entries()) {
+    expect([201, 202], `claim ${i} ${JSON.stringify(answer.body)} ${context}`).toContain(
+      answer.status,
+    );
+  }
+}
+
+/**
+ * After the fault: the API, the indexer and the chain agree on the burst's claims, each minted
+ * once, every accepted claim is among them, and the API is ready again.
+ */
+async function expectBurstSettled(
+  collectibleId: string,
+  count: number,
+  answers: CallResult[],
+  context: string,
+) {
+  const claims: ApiClaim[] = await expectAgreement(stack, get, collectibleId, count, { context });
+  const listed = new Set(claims.map((claim) => claim.id));
+  for (const answer of answers) expect(listed.has(answer.body.data.id), context).toBe(true);
+  expect((await t.call("GET", "/ready", { key: null })).body.data.status).toBe("ready");
+}
+
 it("accepts claims as pending while the chain is down, stays readable, and completes them when it returns", async () => {
   const org = (await t.call("POST", "/organizations", { json: { name: "Offline" } })).body.data;
   const before = await t.call("POST", "/collectibles", {
@@ -149,12 +185,10 @@ it("accepts claims as pending while the chain is down, stays readable, and compl
 }, 120_000);
 
 it("loses no claim of a burst whose RPC goes away midway: the backlog drains, each claim minted once", async () => {
-  const random = faultRandom("RPC outage mid-burst");
   const CLAIMS = 150;
-  const collectibleId = await confirmedCollectible("Outage", CLAIMS + 50);
-  // Cut after a random answer; restore after a later one (the last: the burst ends while cut).
-  const [cutAfter, restoreAfter] = random.distinctInts(2, 5, CLAIMS);
-  const context = `(seed ${random.seed}: cut after ${cutAfter} answers, back after ${restoreAfter})`;
+  const plan = await faultyBurstPlan("RPC outage mid-burst", "Outage", CLAIMS);
+  const { collectibleId, beginAfter: cutAfter, endAfter: restoreAfter } = plan;
+  const context = `(seed ${plan.seed}: cut after ${cutAfter} answers, back after ${restoreAfter})`;
   let outage: Promise<void> = Promise.resolve();
   const answers = await claimBurst(collectibleId, CLAIMS, "outage", (done) => {
     if (done === cutAfter) outage = proxy.cut();
@@ -162,23 +196,15 @@ it("loses no claim of a burst whose RPC goes away midway: the backlog drains, ea
   });
   await outage;
   // Accepted, every one: the outage only delays them (201 before the cut, 202 during it).
-  for (const [i, answer] of answers.entries()) {
-    expect([201, 202], `claim ${i} ${JSON.stringify(answer.body)} ${context}`).toContain(
-      answer.status,
-    );
-  }
-  const claims = await expectAgreement(stack, get, collectibleId, CLAIMS, { context });
-  const listed = new Set(claims.map((claim) => claim.id));
-  for (const answer of answers) expect(listed.has(answer.body.data.id), context).toBe(true);
-  expect((await t.call("GET", "/ready", { key: null })).body.data.status).toBe("ready");
+  expectEveryClaimAccepted(answers, context);
+  await expectBurstSettled(collectibleId, CLAIMS, answers, context);
 }, 360_000);
 
 it("keeps reads answering while the indexer restarts mid-burst, then every claim shows confirmed with its edition", async () => {
-  const random = faultRandom("indexer restart mid-burst");
   const CLAIMS = 120;
-  const collectibleId = await confirmedCollectible("Indexer restart", CLAIMS + 50);
-  const [stopAfter, startAfter] = random.distinctInts(2, 5, CLAIMS);
-  const context = `(seed ${random.seed}: indexer stopped after ${stopAfter} answers, started after ${startAfter})`;
+  const plan = await faultyBurstPlan("indexer restart mid-burst", "Indexer restart", CLAIMS);
+  const { collectibleId, beginAfter: stopAfter, endAfter: startAfter } = plan;
+  const context = `(seed ${plan.seed}: indexer stopped after ${stopAfter} answers, started after ${startAfter})`;
   let outage: Promise<void> = Promise.resolve();
   let readsWhileDown: Promise<CallResult[]> | undefined;
   const answers = await claimBurst(collectibleId, CLAIMS, "reindex", (done, answered) => {
@@ -197,11 +223,7 @@ it("keeps reads answering while the indexer restarts mid-burst, then every claim
     if (done === startAfter) outage = outage.then(() => stack.startIndexer());
   });
   await outage;
-  for (const [i, answer] of answers.entries()) {
-    expect([201, 202], `claim ${i} ${JSON.stringify(answer.body)} ${context}`).toContain(
-      answer.status,
-    );
-  }
+  expectEveryClaimAccepted(answers, context);
   const [list, one, collectible, ready] = (await readsWhileDown) ?? [];
   expect(list?.status, context).toBe(200);
   expect(list?.body.pagination.count, context).toBeGreaterThanOrEqual(1);
@@ -218,8 +240,5 @@ it("keeps reads answering while the indexer restarts mid-burst, then every claim
     sync: "up",
   });
 
-  const claims: ApiClaim[] = await expectAgreement(stack, get, collectibleId, CLAIMS, { context });
-  const listed = new Set(claims.map((claim) => claim.id));
-  for (const answer of answers) expect(listed.has(answer.body.data.id), context).toBe(true);
-  expect((await t.call("GET", "/ready", { key: null })).body.data.status).toBe("ready");
+  await expectBurstSettled(collectibleId, CLAIMS, answers, context);
 }, 360_000);
