@@ -1,8 +1,9 @@
 /**
- * Gathers work that arrives while earlier work runs, and runs it together: the first item runs at
- * once, alone; the items that arrive meanwhile wait and go next as one group (at most `maxSize`).
- * Under load a group grows to what arrives during one run; a lone request never waits for
- * company. Each item still gets its own answer or its own error.
+ * Gathers work that arrives while earlier work runs, and runs it together: the first item runs
+ * after one turn of the event loop, with whatever arrived in that turn; the items that arrive
+ * while a group runs wait and go next as one group (at most `maxSize`). Under load a group grows
+ * to what arrives during one run; a lone request waits for no company. Each item still gets its
+ * own answer or its own error.
  */
 export type Settled<Result> = { ok: true; value: Result } | { ok: false; error: unknown };
 
@@ -25,13 +26,18 @@ export class GroupQueue<Item, Result> {
   submit(item: Item): Promise<Result> {
     return new Promise<Result>((resolve, reject) => {
       this.#waiting.push({ item, resolve, reject });
-      if (!this.#running) void this.#drain();
+      if (this.#running) return;
+      this.#running = true;
+      void this.#drain();
     });
   }
 
   async #drain(): Promise<void> {
-    this.#running = true;
     while (this.#waiting.length > 0) {
+      // One turn of the event loop before each group: requests already read from their sockets
+      // join it, and other work gets its turn (on PGlite a whole group runs without returning to
+      // the event loop, and back-to-back groups would starve the relayer).
+      await new Promise((resolve) => setImmediate(resolve));
       const group = this.#waiting.splice(0, this.maxSize);
       try {
         const outcomes = await this.runGroup(group.map((waiting) => waiting.item));
