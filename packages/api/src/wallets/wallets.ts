@@ -7,9 +7,10 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { secp256k1 } from "@noble/curves/secp256k1";
 import { mnemonicToSeedSync } from "@scure/bip39";
 import { type Address, toHex } from "viem";
-import { english, generateMnemonic, HDKey, privateKeyToAccount } from "viem/accounts";
+import { english, generateMnemonic, HDKey, publicKeyToAddress } from "viem/accounts";
 
 export interface Wallets {
   /** The address at m/44'/60'/0'/0/<index>. */
@@ -29,8 +30,11 @@ export function createWallets(mnemonic: string): Wallets {
     let address = cache.get(index);
     if (!address) {
       const child = accountNode.deriveChild(index);
-      if (!child.privateKey) throw new Error("derivation produced no key");
-      address = privateKeyToAccount(toHex(child.privateKey)).address;
+      if (!child.publicKey) throw new Error("derivation produced no key");
+      // Derivation computed the public key already (compressed): expanding it is a square root,
+      // where starting again from the private key would multiply on the curve a second time.
+      const publicKey = secp256k1.ProjectivePoint.fromHex(child.publicKey).toRawBytes(false);
+      address = publicKeyToAddress(toHex(publicKey));
       if (cache.size > 10_000) cache.clear();
       cache.set(index, address);
     }
