@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { getAddress } from "viem";
 import { describe, expect, it } from "vitest";
+import { expect400Naming } from "../test/refusals.ts";
 import { chainFlowPerFile, TIMEOUT } from "./chainFlow.testkit.ts";
 
 const { t, stack, org, createCollectible } = chainFlowPerFile();
@@ -32,8 +33,7 @@ describe("refusals", { timeout: TIMEOUT }, () => {
       const res = await t.call("POST", "/collectibles", {
         json: { organization_id: org.id, name: "Bad", total_count },
       });
-      expect(res.status).toBe(400);
-      expect(res.body.error.details[0].field).toBe("total_count");
+      expect400Naming(res, "total_count");
     }
     const both = await t.call("POST", "/claims", {
       json: { collectible_id: randomUUID(), holder_id: randomUUID(), email: "x@chain.example" },

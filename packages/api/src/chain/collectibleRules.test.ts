@@ -7,6 +7,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChainStack, startChainStack } from "../test/chainStack.ts";
 import { until } from "../test/faults.ts";
+import { expect400Naming } from "../test/refusals.ts";
 import { startTestApp, type TestApp } from "../test/testApp.ts";
 
 const TIMEOUT = 120_000;
@@ -161,8 +162,7 @@ describe("a collectible's cover", () => {
       form.set("name", "Bad Count");
       form.set("total_count", "seven");
       const res = await t.call("POST", "/collectibles", { body: form });
-      expect(res.status).toBe(400);
-      expect(res.body.error.details[0].field).toBe("total_count");
+      expect400Naming(res, "total_count");
     },
     TIMEOUT,
   );

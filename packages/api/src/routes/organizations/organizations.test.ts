@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { dataEnvelope } from "../../schemas/common.ts";
 import { Organization } from "../../schemas/organizations.ts";
 import { testAppPerFile } from "../../test/perFile.ts";
+import { expect400Naming } from "../../test/refusals.ts";
 import { organizationCreator } from "./organizations.testkit.ts";
 
 const t = testAppPerFile();
@@ -61,8 +62,7 @@ describe("POST /organizations", () => {
       { field: "name", code: "required", message: "is required" },
     ]);
     const blank = await t.call("POST", "/organizations", { json: { name: "   " } });
-    expect(blank.status).toBe(400);
-    expect(blank.body.error.details[0].field).toBe("name");
+    expect400Naming(blank, "name");
   });
 
   it("answers 400 when a wallet_address is sent: the service assigns it", async () => {
@@ -86,16 +86,14 @@ describe("POST /organizations", () => {
 
   it("answers 400 for a JSON body that is not an object", async () => {
     const res = await t.call("POST", "/organizations", { json: ["name"] });
-    expect(res.status).toBe(400);
-    expect(res.body.error.details[0].field).toBe("body");
+    expect400Naming(res, "body");
   });
 
   it("answers 400 naming parent_id when it is not a uuid", async () => {
     const res = await t.call("POST", "/organizations", {
       json: { name: "X", parent_id: "not-a-uuid" },
     });
-    expect(res.status).toBe(400);
-    expect(res.body.error.details[0].field).toBe("parent_id");
+    expect400Naming(res, "parent_id");
   });
 
   it("answers 404 when parent_id names no organization", async () => {
@@ -165,7 +163,6 @@ describe("GET /organizations/:id", () => {
 
   it("answers 400 naming id when it is not a uuid", async () => {
     const res = await t.call("GET", "/organizations/123");
-    expect(res.status).toBe(400);
-    expect(res.body.error.details[0].field).toBe("id");
+    expect400Naming(res, "id");
   });
 });

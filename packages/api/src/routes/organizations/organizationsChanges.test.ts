@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { testAppPerFile } from "../../test/perFile.ts";
+import { expect400Naming } from "../../test/refusals.ts";
 import { organizationCreator } from "./organizations.testkit.ts";
 
 const t = testAppPerFile();
@@ -73,8 +74,7 @@ describe("PATCH /organizations/:id", () => {
   it("answers 400 for unknown fields and wallet_address, 404 for an unknown id", async () => {
     const org = await createOrg({ name: "P" });
     const unknown = await t.call("PATCH", `/organizations/${org.id}`, { json: { nam: "typo" } });
-    expect(unknown.status).toBe(400);
-    expect(unknown.body.error.details[0].field).toBe("nam");
+    expect400Naming(unknown, "nam");
     const wallet = await t.call("PATCH", `/organizations/${org.id}`, {
       json: { wallet_address: "0x5B38Da6a701c568545dCfcB03FcB875f56beddC4" },
     });

@@ -4,6 +4,7 @@ import { listEnvelope } from "../../schemas/common.ts";
 import { Organization } from "../../schemas/organizations.ts";
 import { pagination } from "../../test/pagination.ts";
 import { testAppPerFile } from "../../test/perFile.ts";
+import { expect400Naming } from "../../test/refusals.ts";
 import { byCreation, type Org, organizationCreator } from "./organizations.testkit.ts";
 
 const t = testAppPerFile();
@@ -93,8 +94,7 @@ describe("GET /organizations", () => {
       code: "unknown_field",
     });
     const repeated = await t.call("GET", "/organizations?page=1&page=2");
-    expect(repeated.status).toBe(400);
-    expect(repeated.body.error.details[0].field).toBe("page");
+    expect400Naming(repeated, "page");
   });
 
   it("walks every item exactly once for any page size", async () => {

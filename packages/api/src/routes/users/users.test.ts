@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { dataEnvelope } from "../../schemas/common.ts";
 import { User } from "../../schemas/users.ts";
 import { testAppPerFile } from "../../test/perFile.ts";
+import { expect400Naming } from "../../test/refusals.ts";
 import { CHECKSUMMED, usersScene } from "./users.testkit.ts";
 
 const t = testAppPerFile();
@@ -58,19 +59,16 @@ describe("POST /users", () => {
     const invalid = await t.call("POST", "/users", {
       json: { organization_id: org.id, email: "not-an-email" },
     });
-    expect(invalid.status).toBe(400);
-    expect(invalid.body.error.details[0].field).toBe("email");
+    expect400Naming(invalid, "email");
   });
 
   it("answers 400 naming organization_id when it is missing or not a uuid", async () => {
     const missing = await t.call("POST", "/users", { json: { email: "x@example.com" } });
-    expect(missing.status).toBe(400);
-    expect(missing.body.error.details[0].field).toBe("organization_id");
+    expect400Naming(missing, "organization_id");
     const bad = await t.call("POST", "/users", {
       json: { organization_id: "42", email: "x@example.com" },
     });
-    expect(bad.status).toBe(400);
-    expect(bad.body.error.details[0].field).toBe("organization_id");
+    expect400Naming(bad, "organization_id");
   });
 
   it("answers 400 naming unknown and read-only fields", async () => {

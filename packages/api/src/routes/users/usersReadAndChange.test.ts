@@ -4,6 +4,7 @@ import { listEnvelope } from "../../schemas/common.ts";
 import { User } from "../../schemas/users.ts";
 import { pagination } from "../../test/pagination.ts";
 import { testAppPerFile } from "../../test/perFile.ts";
+import { expect400Naming } from "../../test/refusals.ts";
 import { CHECKSUMMED, type UserBody, usersScene } from "./users.testkit.ts";
 
 const t = testAppPerFile();
@@ -52,8 +53,7 @@ describe("GET /users", () => {
   it("answers 400 for limit above 100 and for a bad organization_id", async () => {
     expect((await t.call("GET", "/users?limit=101")).status).toBe(400);
     const bad = await t.call("GET", "/users?organization_id=nope");
-    expect(bad.status).toBe(400);
-    expect(bad.body.error.details[0].field).toBe("organization_id");
+    expect400Naming(bad, "organization_id");
   });
 });
 
