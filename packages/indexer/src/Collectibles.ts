@@ -3,7 +3,8 @@
  *
  * The contract enforces every rule (supply, exactly-once claims, who may move a token); these
  * handlers only record what happened. Each write is keyed by what the chain guarantees unique
- * (collectible id, token id), so replaying an event never adds a row or counts a claim twice.
+ * (collectible id, token id); Ponder hands each event over once (a reorg rolls its writes back
+ * first), so a mint is written without looking for an earlier copy of its row.
  *
  * Editions come from the chain by its own definition: the contract numbers a token as it mints
  * it, so `editionOf(token)` is one more than the number of earlier mint events of its collectible
@@ -86,24 +87,23 @@ async function recordMint(context: Context, event: Source, to: Address, tokenId:
   }
   // The chain's edition: this is the collectible's next mint event in log order (see above).
   const edition = parent.claimedCount + 1n;
-  const inserted = await context.db
-    .insert(claim)
-    .values({
-      tokenId,
-      id: claimId,
-      collectibleId,
-      chainId: context.chain.id,
-      contractAddress: event.log.address,
-      edition,
-      mintedTo: to,
-      holder: to,
-      blockNumber: event.block.number,
-      transactionHash: event.transaction.hash,
-      logIndex: event.log.logIndex,
-      timestamp: event.block.timestamp,
-    })
-    .onConflictDoNothing();
-  if (!inserted) return;
+  // A plain insert, not onConflictDoNothing: Ponder then writes without reading first (on
+  // PostgreSQL), and a token id is minted once by the contract (`ClaimAlreadyMinted`), so a
+  // conflict here would be a bug to stop on, not a replay to skip.
+  await context.db.insert(claim).values({
+    tokenId,
+    id: claimId,
+    collectibleId,
+    chainId: context.chain.id,
+    contractAddress: event.log.address,
+    edition,
+    mintedTo: to,
+    holder: to,
+    blockNumber: event.block.number,
+    transactionHash: event.transaction.hash,
+    logIndex: event.log.logIndex,
+    timestamp: event.block.timestamp,
+  });
   await context.db.update(collectible, { id: collectibleId }).set({
     claimedCount: edition,
     availableCount: parent.totalSupply - edition,
