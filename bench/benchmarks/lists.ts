@@ -361,11 +361,11 @@ export const listsBenchmark = listBenchmark({
       "on PostgreSQL here, so the count is remembered between requests and dropped by every write " +
       "the process answers (packages/api/src/db/listCounts.ts); the first request after a write " +
       "pays for it. The first page then reads 100 rows from the (created_at, id, collectible_id) " +
-      "index.",
-    "Deep pages: `page`/`limit` pagination is fixed by the design, and OFFSET 99,900 must walk " +
-      "99,900 index entries (and check each one's collectible) before the 100 it returns; the page's " +
-      "ids are chosen first and only their rows read, but the walk remains and grows with the table. " +
-      "Meeting <= 1.5x would need keyset (cursor) pagination, which the API does not offer.",
+      "index, with a query built and prepared once per shape of request (packages/api/src/db/" +
+      "readers.ts), so neither the API nor PostgreSQL builds or plans it again per request.",
+    "Deep pages by `page`: OFFSET 99,900 must walk 99,900 index entries (and check each one's " +
+      "collectible) before the 100 it returns, and the walk grows with the table. A `cursor` is a " +
+      "keyset position: its page starts there, so at row 99,900 it costs what the first page costs.",
     "Bare Express is itself far below bare node:http here: res.json() serialises the ~40 kB body " +
       "on every request, where node:http sends fixed bytes.",
   ],

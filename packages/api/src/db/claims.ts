@@ -1,7 +1,7 @@
 /** Claim queries, within the caller's organization scope (through the claim's collectible). */
 import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Queryable } from "./client.ts";
-import { listOf } from "./readers.ts";
+import { listOf, type PreparableRows } from "./readers.ts";
 import { claims, collectibles, users } from "./schema.ts";
 import { type Scope, visibleClaim, visibleCollectible } from "./scope.ts";
 
@@ -40,9 +40,9 @@ export const listClaims = listOf(
     status: claims.status,
     // As the answer's holder_wallet_address: the holder after transfers, else the minted-to one.
     holder_wallet_address: (address) =>
-      sql`lower(coalesce(${claims.heldBy}, ${claims.mintedTo})) = ${address.toLowerCase()}`,
+      sql`lower(coalesce(${claims.heldBy}, ${claims.mintedTo})) = lower(${address})`,
   },
-  (q, ids): Promise<ClaimWithOrganization[]> =>
+  (q, ids): PreparableRows<ClaimWithOrganization> =>
     q
       .select({ claim: claims, organizationId: collectibles.organizationId })
       .from(claims)

@@ -4,7 +4,18 @@
  * `listCounts.ts`), the page's ids in (created_at, id) order from an index, then the rows of those
  * ids. Reading ids first keeps a deep page to index entries; the rows are read for one page.
  */
-import { and, asc, type Column, eq, getTableName, gte, inArray, type SQL, sql } from "drizzle-orm";
+import { createHash } from "node:crypto";
+import {
+  and,
+  asc,
+  type Column,
+  eq,
+  getTableName,
+  inArray,
+  type Placeholder,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { encodeCursor, type ListPosition } from "../lib/cursor.ts";
 import type { Queryable } from "./client.ts";
@@ -23,23 +34,37 @@ export interface Page<Row> {
 }
 
 /** A filter of the query string: a column it must equal, or its own condition. */
-type Filter = Column | ((value: string) => SQL);
+type Filter = Column | ((value: SQL | Placeholder) => SQL);
 
 type ListedTable = PgTable & { id: PgColumn; createdAt: PgColumn; updatedAt: PgColumn };
+
+/** A query built once and run many times with different values (a named prepared statement). */
+interface Statement<Row> {
+  execute(values: Record<string, unknown>): Promise<Row[]>;
+}
+/** What `rowsOf` answers: a query that can be prepared (a Drizzle select, not yet run). */
+export type PreparableRows<Row> = { prepare(name: string): Statement<Row> };
+
+const p = (name: string) => sql.placeholder(name);
 
 /**
  * The list of `table`: rows the scope sees (`visible`), narrowed by the query's `filters`. The
  * page's rows are the table's, unless `rowsOf` reads them otherwise (a join; `positionOf` then
  * finds the table's row in one, for the next cursor).
+ *
+ * A page's query is built and prepared once per shape (which filters, a cursor or not, scoped or
+ * not) and database, then only run with its values: building it, and PostgreSQL planning it,
+ * cost more than reading the hundred rows did.
  */
 export function listOf<T extends ListedTable, Row = T["$inferSelect"]>(
   table: T,
   visible: (scope: Scope) => SQL | undefined,
   filters: Record<string, Filter>,
-  rowsOf?: (q: Queryable, ids: SQL) => Promise<Row[]>,
+  rowsOf?: (q: Queryable, ids: SQL) => PreparableRows<Row>,
   positionOf: (row: Row) => ListPosition = (row) => row as ListPosition,
 ) {
   const order = [asc(table.createdAt), asc(table.id)];
+  const tableName = getTableName(table);
   const readRows =
     rowsOf ??
     ((q: Queryable, ids: SQL) =>
@@ -47,7 +72,31 @@ export function listOf<T extends ListedTable, Row = T["$inferSelect"]>(
         .select()
         .from(table as PgTable)
         .where(ids)
-        .orderBy(...order) as Promise<Row[]>);
+        .orderBy(...order) as unknown as PreparableRows<Row>);
+  const statements = new WeakMap<Queryable, Map<string, Statement<Row>>>();
+
+  /** The page query of one shape, its values as placeholders named after the query's fields. */
+  const prepare = (q: Queryable, shape: ListShape): Statement<Row> => {
+    const scope = { organizationId: shape.scoped ? (p("scope") as unknown as string) : null };
+    const ids = q
+      .select({ id: table.id })
+      .from(table as PgTable)
+      .where(
+        and(
+          conditions(shape, scope, p),
+          // A cursor is a keyset position: the index walks from there, as cheap at any depth.
+          shape.cursor
+            ? sql`(${table.createdAt}, ${table.id}) > (${p("after_at")}::timestamptz, ${p("after_id")}::uuid)`
+            : undefined,
+        ),
+      )
+      .orderBy(...order)
+      .limit(p("limit"))
+      .offset(p("offset"));
+    const name = `list_${tableName}_${createHash("sha1").update(JSON.stringify(shape)).digest("hex").slice(0, 16)}`;
+    return readRows(q, inArray(table.id, ids)).prepare(name);
+  };
+
   return async (
     q: Queryable,
     scope: Scope,
@@ -55,34 +104,59 @@ export function listOf<T extends ListedTable, Row = T["$inferSelect"]>(
     counts: ListCounts,
   ): Promise<Page<Row>> => {
     const { page: _page, limit: _limit, cursor, ...given } = query;
-    const conditions = Object.entries(filters).flatMap(([name, filter]) => {
-      const value = given[name];
-      if (value === undefined) return [];
-      return [typeof filter === "function" ? filter(value as string) : eq(filter, value)];
+    const shape: ListShape = {
+      scoped: scope.organizationId !== null,
+      filters: Object.keys(filters).filter((name) => given[name] !== undefined),
+      since: typeof given.updated_since === "string",
+      cursor: cursor !== undefined,
+    };
+    const key = listKey(tableName, scope, given);
+    const valueOf = (name: string) => sql`${given[name]}`;
+    const count = await counts.get(key, () =>
+      countRows(q, table, conditions(shape, scope, valueOf)),
+    );
+    let byShape = statements.get(q);
+    if (!byShape) statements.set(q, (byShape = new Map()));
+    const shapeKey = JSON.stringify(shape);
+    let statement = byShape.get(shapeKey);
+    if (!statement) byShape.set(shapeKey, (statement = prepare(q, shape)));
+    const rows = await statement.execute({
+      ...Object.fromEntries(shape.filters.map((name) => [name, given[name]])),
+      scope: scope.organizationId,
+      updated_since: given.updated_since,
+      after_at: cursor?.createdAt.toISOString(),
+      after_id: cursor?.id,
+      limit: query.limit,
+      offset: offsetOf(query),
     });
-    // Every list: what changed since a time, for clients that sync by polling.
-    if (typeof given.updated_since === "string") {
-      conditions.push(gte(table.updatedAt, new Date(given.updated_since)));
-    }
-    const where = and(visible(scope), ...conditions);
-    const key = listKey(getTableName(table), scope, given);
-    const count = await counts.get(key, () => countRows(q, table, where));
-    // A cursor is a keyset position: the index walks from there, as cheap at any depth.
-    const after = cursor
-      ? sql`(${table.createdAt}, ${table.id}) > (${cursor.createdAt.toISOString()}::timestamptz, ${cursor.id}::uuid)`
-      : undefined;
-    const ids = q
-      .select({ id: table.id })
-      .from(table as PgTable)
-      .where(and(where, after))
-      .orderBy(...order)
-      .limit(query.limit)
-      .offset(offsetOf(query));
-    const rows = await readRows(q, inArray(table.id, ids));
     const last = rows.at(-1);
     const next = last && rows.length === query.limit ? encodeCursor(positionOf(last)) : null;
     return { rows, count, next };
   };
+
+  /**
+   * What rows of this shape the scope sees, each value given by `value`: a placeholder in the
+   * prepared page query, the value itself in the (remembered) count.
+   */
+  function conditions(shape: ListShape, scope: Scope, value: (name: string) => SQL | Placeholder) {
+    return and(
+      visible(scope),
+      ...shape.filters.map((name) => {
+        const filter = filters[name] as Filter;
+        return typeof filter === "function" ? filter(value(name)) : eq(filter, value(name));
+      }),
+      // Every list: what changed since a time, for clients that sync by polling.
+      shape.since ? sql`${table.updatedAt} >= ${value("updated_since")}::timestamptz` : undefined,
+    );
+  }
+}
+
+/** What decides a page query's text: the values it runs with do not. */
+interface ListShape {
+  scoped: boolean;
+  filters: string[];
+  since: boolean;
+  cursor: boolean;
 }
 
 /** The record `id` of `table` if the scope sees it; `lock` takes a row lock (in a transaction). */

@@ -1,5 +1,5 @@
 /** User queries, always within the caller's organization scope (see `scope.ts`). */
-import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { Queryable, Transaction } from "./client.ts";
 import { findOf, listOf } from "./readers.ts";
 import { organizations, users } from "./schema.ts";
@@ -30,7 +30,7 @@ export const listUsers = listOf(users, visible, {
 });
 
 /** The same email, compared case-insensitively (the unique index is on `lower(email)`). */
-const emailIs = (email: string) => sql`lower(${users.email}) = lower(${email})`;
+const emailIs = (email: string | SQL | Placeholder) => sql`lower(${users.email}) = lower(${email})`;
 
 /**
  * The organization's active user with this email (case-insensitive), created with the wallet at
