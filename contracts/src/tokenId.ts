@@ -26,9 +26,14 @@ export function tokenIdOf(collectibleId: string, claimId: string): bigint {
  * come from the database, already UUIDs.
  */
 export function tokenIdHex(collectibleId: string, claimId: string): Hex {
-  const digits = `${collectibleId}${claimId}`.replaceAll("-", "").toLowerCase().replace(/^0+/, "");
-  return `0x${digits || "0"}`;
+  let digits = (uuidDigits(collectibleId) + uuidDigits(claimId)).toLowerCase();
+  if (digits.startsWith("0")) digits = digits.replace(/^0+/, "") || "0";
+  return `0x${digits}`;
 }
+
+/** A UUID's 32 hex digits, by position (8-4-4-4-12): cut, not searched for dashes. */
+const uuidDigits = (uuid: string) =>
+  uuid.slice(0, 8) + uuid.slice(9, 13) + uuid.slice(14, 18) + uuid.slice(19, 23) + uuid.slice(24);
 
 /** The collectible and claim UUIDs a token id carries. */
 export function splitTokenId(tokenId: bigint): { collectibleId: string; claimId: string } {
