@@ -106,7 +106,7 @@ export async function insertClaimWithinSupply(
 
 /**
  * Claims in this status per holder (the user who claimed) or per collectible, for these ids,
- * from the API's records.
+ * from the API's records. Every list page asks this, so its query is prepared once per database.
  */
 export async function claimCounts(
   q: Queryable,
@@ -115,13 +115,33 @@ export async function claimCounts(
   status: "confirmed" | "pending",
 ): Promise<Map<string, number>> {
   if (ids.length === 0) return new Map();
+  let prepared = countStatements.get(q);
+  if (!prepared) {
+    prepared = { holder: countBy(q, "holder"), collectible: countBy(q, "collectible") };
+    countStatements.set(q, prepared);
+  }
+  const rows = await prepared[per].execute({ ids, status });
+  return new Map(rows.map((row) => [row.id, row.count]));
+}
+
+const countStatements = new WeakMap<
+  Queryable,
+  Record<"holder" | "collectible", ReturnType<typeof countBy>>
+>();
+
+function countBy(q: Queryable, per: "holder" | "collectible") {
   const column = per === "holder" ? claims.holderId : claims.collectibleId;
-  const rows = await q
+  return q
     .select({ id: column, count: sql<number>`count(*)::int` })
     .from(claims)
-    .where(and(inArray(column, ids), eq(claims.status, status)))
-    .groupBy(column);
-  return new Map(rows.map((row) => [row.id, row.count]));
+    .where(
+      and(
+        sql`${column} = any(${sql.placeholder("ids")}::uuid[])`,
+        sql`${claims.status} = ${sql.placeholder("status")}`,
+      ),
+    )
+    .groupBy(column)
+    .prepare(`claim_counts_by_${per}`);
 }
 
 /** Active users of an organization with these wallet addresses (for holders after transfers). */

@@ -111,15 +111,15 @@ export function listOf<T extends ListedTable, Row = T["$inferSelect"]>(
       cursor: cursor !== undefined,
     };
     const key = listKey(tableName, scope, given);
-    const valueOf = (name: string) => sql`${given[name]}`;
+    const givenValue = (name: string) => sql`${given[name]}`;
     const count = await counts.get(key, () =>
-      countRows(q, table, conditions(shape, scope, valueOf)),
+      countRows(q, table, conditions(shape, scope, givenValue)),
     );
-    let byShape = statements.get(q);
-    if (!byShape) statements.set(q, (byShape = new Map()));
+    const byShape = statements.get(q) ?? new Map<string, Statement<Row>>();
+    statements.set(q, byShape);
     const shapeKey = JSON.stringify(shape);
-    let statement = byShape.get(shapeKey);
-    if (!statement) byShape.set(shapeKey, (statement = prepare(q, shape)));
+    const statement = byShape.get(shapeKey) ?? prepare(q, shape);
+    byShape.set(shapeKey, statement);
     const rows = await statement.execute({
       ...Object.fromEntries(shape.filters.map((name) => [name, given[name]])),
       scope: scope.organizationId,

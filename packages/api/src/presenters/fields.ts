@@ -11,10 +11,19 @@ export function snakeCased<Row, K extends keyof Row & string>(
   keys: readonly K[],
 ): { [P in K as SnakeCase<P>]: Row[P] } {
   const fields: Record<string, unknown> = {};
-  for (const key of keys) {
-    fields[key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)] = row[key];
-  }
+  for (const key of keys) fields[snakeCaseOf(key)] = row[key];
   return fields as { [P in K as SnakeCase<P>]: Row[P] };
+}
+
+/** Field names are few and presenters run per row: each is converted once. */
+const snakeNames = new Map<string, string>();
+function snakeCaseOf(key: string): string {
+  let name = snakeNames.get(key);
+  if (name === undefined) {
+    name = key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+    snakeNames.set(key, name);
+  }
+  return name;
 }
 
 /** `created_at` and `updated_at`: ISO 8601, UTC, milliseconds. */
