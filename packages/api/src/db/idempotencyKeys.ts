@@ -39,6 +39,20 @@ const keyIs = (of: Pick<IdempotencyKeyOf, "apiKeyId" | "key">) =>
   and(eq(idempotencyKeys.apiKeyId, of.apiKeyId), eq(idempotencyKeys.key, of.key));
 const live = (of: IdempotencyKeyOf) =>
   sql`${idempotencyKeys.createdAt} > now() - make_interval(secs => ${of.ttlMs / 1000})`;
+const expired = (ttlMs: number) =>
+  sql`${idempotencyKeys.createdAt} <= now() - make_interval(secs => ${ttlMs / 1000})`;
+
+/** What a request's record holds besides its key, fingerprint and time. */
+type RecordContent = Pick<
+  typeof idempotencyKeys.$inferInsert,
+  "objectLocation" | "responseStatus" | "responseBody" | "responseLocation"
+>;
+
+const answerContent = (answer: StoredAnswer) => ({
+  responseStatus: answer.status,
+  responseBody: answer.body ?? null,
+  responseLocation: answer.location,
+});
 
 /** The live record of the key. */
 export async function findIdempotencyRecord(
@@ -101,7 +115,7 @@ export async function recordCreatedObjects(
         responseLocation: null,
         createdAt: sql`now()`,
       },
-      setWhere: sql`${idempotencyKeys.createdAt} <= now() - make_interval(secs => ${first.write.of.ttlMs / 1000})`,
+      setWhere: expired(first.write.of.ttlMs),
     })
     .returning({ apiKeyId: idempotencyKeys.apiKeyId, key: idempotencyKeys.key });
   const kept = new Set(written.map((row) => `${row.apiKeyId}:${row.key}`));
@@ -120,24 +134,21 @@ export function recordAnswer(
   write: IdempotentWrite,
   answer: StoredAnswer,
 ): Promise<void> {
-  return claimKey(q, write.of, {
-    objectLocation: null,
-    responseStatus: answer.status,
-    responseBody: answer.body ?? null,
-    responseLocation: answer.location,
-  });
+  return claimKey(q, write.of, { objectLocation: null, ...answerContent(answer) });
 }
 
 /** Writes the key's record, or throws `IdempotencyKeyTaken` when a live one holds the key. */
-async function claimKey(
+async function claimKey(q: Queryable, of: IdempotencyKeyOf, content: RecordContent): Promise<void> {
+  if (!(await writeUnlessLive(q, of, content))) throw new IdempotencyKeyTaken();
+}
+
+/** Writes the key's record unless a live one holds the key; answers whether it wrote. */
+async function writeUnlessLive(
   q: Queryable,
   of: IdempotencyKeyOf,
-  record: Pick<
-    typeof idempotencyKeys.$inferInsert,
-    "objectLocation" | "responseStatus" | "responseBody" | "responseLocation"
-  >,
-): Promise<void> {
-  const fresh = { requestHash: of.requestHash, ...record, createdAt: sql`now()` };
+  content: RecordContent,
+): Promise<boolean> {
+  const fresh = { requestHash: of.requestHash, ...content, createdAt: sql`now()` };
   const written = await q
     .insert(idempotencyKeys)
     .values({ apiKeyId: of.apiKeyId, key: of.key, ...fresh })
@@ -145,10 +156,10 @@ async function claimKey(
       target: [idempotencyKeys.apiKeyId, idempotencyKeys.key],
       set: fresh,
       // Only an expired record gives way; a live one keeps the key.
-      setWhere: sql`${idempotencyKeys.createdAt} <= now() - make_interval(secs => ${of.ttlMs / 1000})`,
+      setWhere: expired(of.ttlMs),
     })
     .returning({ key: idempotencyKeys.key });
-  if (written.length === 0) throw new IdempotencyKeyTaken();
+  return written.length > 0;
 }
 
 /**
@@ -163,11 +174,7 @@ export async function keepFirstAnswer(
   const thisOne = and(keyIs(of), eq(idempotencyKeys.requestHash, of.requestHash));
   const stored = await q
     .update(idempotencyKeys)
-    .set({
-      responseStatus: answer.status,
-      responseBody: answer.body ?? null,
-      responseLocation: answer.location,
-    })
+    .set(answerContent(answer))
     .where(and(thisOne, isNull(idempotencyKeys.responseStatus)))
     .returning({ key: idempotencyKeys.key });
   if (stored.length > 0) return undefined;
@@ -188,29 +195,14 @@ export async function storeIdempotentRefusal(
   of: IdempotencyKeyOf,
   answer: StoredAnswer,
 ): Promise<void> {
-  const fresh = {
-    requestHash: of.requestHash,
-    objectLocation: null,
-    responseStatus: answer.status,
-    responseBody: answer.body ?? null,
-    responseLocation: answer.location,
-    createdAt: sql`now()`,
-  };
-  await q
-    .insert(idempotencyKeys)
-    .values({ apiKeyId: of.apiKeyId, key: of.key, ...fresh })
-    .onConflictDoUpdate({
-      target: [idempotencyKeys.apiKeyId, idempotencyKeys.key],
-      set: fresh,
-      setWhere: sql`${idempotencyKeys.createdAt} <= now() - make_interval(secs => ${of.ttlMs / 1000})`,
-    });
+  await writeUnlessLive(q, of, { objectLocation: null, ...answerContent(answer) });
 }
 
 /** Deletes records past their time to live; answers how many. */
 export async function deleteExpiredIdempotencyKeys(q: Queryable, ttlMs: number): Promise<number> {
   const deleted = await q
     .delete(idempotencyKeys)
-    .where(sql`${idempotencyKeys.createdAt} <= now() - make_interval(secs => ${ttlMs / 1000})`)
+    .where(expired(ttlMs))
     .returning({ key: idempotencyKeys.key });
   return deleted.length;
 }
