@@ -2,6 +2,7 @@
 import { and, desc, eq, gte, isNull, ne, type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "./client.ts";
 import { type DeliveryAttempt, events, webhookMessages, webhooks } from "./eventSchema.ts";
+import { findOf } from "./readers.ts";
 import { rowsOf } from "./rows.ts";
 import { type Scope, scopeCondition } from "./scope.ts";
 
@@ -32,17 +33,8 @@ export function listWebhooks(q: Queryable, scope: Scope): Promise<WebhookRow[]> 
     .orderBy(webhooks.createdAt, webhooks.id);
 }
 
-export async function findWebhook(
-  q: Queryable,
-  scope: Scope,
-  id: string,
-): Promise<WebhookRow | undefined> {
-  const [row] = await q
-    .select()
-    .from(webhooks)
-    .where(and(eq(webhooks.id, id), visibleWebhook(scope)));
-  return row;
-}
+/** The webhook `id` if the scope may see it (and it is not deleted). */
+export const findWebhook = findOf(webhooks, visibleWebhook);
 
 /** Applies `change` (and anything else the service sets) to a visible webhook. */
 export async function updateWebhook(

@@ -64,7 +64,7 @@ export async function create(
 export const list = (deps: RouteDeps, scope: Scope) => listWebhooks(deps.db, scope);
 
 export async function get(deps: RouteDeps, scope: Scope, id: string): Promise<WebhookRow> {
-  const row = await findWebhook(deps.db, scope, id);
+  const row = await findWebhook(deps.db, id, scope);
   if (!row) throw notFound("webhook", id);
   return row;
 }
