@@ -74,6 +74,18 @@ export function unsentClaims(
     .limit(limit);
 }
 
+/**
+ * Records the block a pending row was mined in. `hash` is null when the row was found minted
+ * without a transaction of this send (reconcile, an earlier batch): the stored hash stays.
+ */
+function minedIn(table: typeof collectibles | typeof claims, block: bigint, hash: string | null) {
+  return {
+    minedBlock: block,
+    transactionHash: hash ?? sql`${table.transactionHash}`,
+    updatedAt: sql`now()`,
+  };
+}
+
 export async function markCollectibleMined(
   q: Queryable,
   id: string,
@@ -82,11 +94,7 @@ export async function markCollectibleMined(
 ): Promise<void> {
   await q
     .update(collectibles)
-    .set({
-      minedBlock: block,
-      transactionHash: hash ?? sql`${collectibles.transactionHash}`,
-      updatedAt: sql`now()`,
-    })
+    .set(minedIn(collectibles, block, hash))
     .where(and(eq(collectibles.id, id), eq(collectibles.status, "pending")));
 }
 
@@ -125,11 +133,7 @@ export async function markClaimsMined(
   if (ids.length === 0) return;
   await q
     .update(claims)
-    .set({
-      minedBlock: block,
-      transactionHash: hash ?? sql`${claims.transactionHash}`,
-      updatedAt: sql`now()`,
-    })
+    .set(minedIn(claims, block, hash))
     .where(and(inArray(claims.id, ids), eq(claims.status, "pending")));
 }
 
