@@ -23,6 +23,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { DriverResult } from "../claims/driver.ts";
 import type { VariantFailure, VariantResult } from "../claims/variant.ts";
+import { profileNote } from "../lib/cpuProfile.ts";
 import { killGroup, MiB, runCommand } from "../lib/proc.ts";
 import type { Benchmark, Row } from "../lib/result.ts";
 
@@ -133,15 +134,6 @@ function variantNote(v: VariantResult, claims: number): string {
     `${seconds(v.startup.apiStartMs)}. Lifetime peak RSS (VmHWM, start-up included): API ` +
     `${mib(v.memoryBytes.api.lifetimePeak)} MiB, indexer ${mib(v.memoryBytes.indexer.lifetimePeak)} MiB. ` +
     `The variant took ${seconds(v.durationMs)} in all.`
-  );
-}
-
-/** `pnpm bench --profile`: the API's functions with the most self time, as one note. */
-function profileNote(name: string, profile: NonNullable<VariantResult["apiProfile"]>): string {
-  const top = profile.rows.map((r) => `${r.where} ${r.ms} ms (${r.percent} %)`).join("; ");
-  return (
-    `${name}: the API's CPU profile (--cpu-prof over its whole run, start-up included; ` +
-    `${seconds(profile.totalMs)} sampled), top functions by self time: ${top}.`
   );
 }
 
@@ -278,7 +270,16 @@ export const claimsBenchmark: Benchmark = {
             ]
           : []),
         ...measured.map((v) => variantNote(v, claims)),
-        ...measured.flatMap((v) => (v.apiProfile ? [profileNote(v.name, v.apiProfile)] : [])),
+        ...measured.flatMap((v) =>
+          v.apiProfile
+            ? [
+                profileNote(
+                  `${v.name}: the API's CPU profile (--cpu-prof over its whole run, start-up included)`,
+                  v.apiProfile,
+                ),
+              ]
+            : [],
+        ),
         `Confirmation is seen by polling the indexer's SQL route every ${r.pollMs} ms for the ` +
           `collectible's claims above the highest contiguous edition seen (each poll returns ` +
           `only new rows), plus one eth_call of claimedCount for the mined curve; confirm ` +

@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { type ManagedProcess, startProcess } from "@collectibles/devkit/processes";
+import { profileNote, topSelfTime } from "../lib/cpuProfile.ts";
 import { MiB, runCommand, sampleTreeRss } from "../lib/proc.ts";
 import type { BenchContext, Benchmark, Row } from "../lib/result.ts";
 
@@ -70,11 +71,22 @@ function tsxLoader(): string {
 }
 
 /** Starts `lists/server.ts` in its own process and waits for its `{ url }` report. */
-async function startServer(ctx: BenchContext, args: string[]): Promise<Server> {
+async function startServer(
+  ctx: BenchContext,
+  args: string[],
+  profileDir?: string,
+): Promise<Server> {
+  const profiling = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
   const server = startProcess({
     name: `list server ${args.join(" ")}`,
     command: process.execPath,
-    args: ["--import", tsxLoader(), path.join(ctx.root, "bench/lists/server.ts"), ...args],
+    args: [
+      ...profiling,
+      "--import",
+      tsxLoader(),
+      path.join(ctx.root, "bench/lists/server.ts"),
+      ...args,
+    ],
     cwd: ctx.root,
     env: { ...process.env, BENCH_POSTGRES_URL: ctx.postgresUrl },
     // stdout carries the API's request log: discarded, as a log shipper would take it away.
@@ -136,12 +148,19 @@ export function listBenchmark(options: ListBenchmarkOptions): Benchmark {
       const bare = new Map<string, { http: Load; express: Load; bytes: number }>();
       const bareMemory: Record<string, number> = {};
       const problems: string[] = [];
+      const profiles: string[] = [];
       try {
         for (const { driver, name } of DRIVERS) {
           ctx.log(
             `${name}: seeding ${options.rows.toLocaleString("en")} rows (${options.seed}) and starting the API`,
           );
-          const api = await startServer(ctx, ["api", driver, options.seed, String(options.rows)]);
+          // `pnpm bench --profile`: the API under --cpu-prof (seeding included), summarised.
+          const profileDir = ctx.profile ? path.join(tmp, `profile-${driver}`) : undefined;
+          const api = await startServer(
+            ctx,
+            ["api", driver, options.seed, String(options.rows)],
+            profileDir,
+          );
           try {
             ctx.log(
               `${name}: API up at ${api.url}, seeded ${JSON.stringify(api.seeded)} in ${api.seedMs} ms`,
@@ -302,6 +321,10 @@ export function listBenchmark(options: ListBenchmarkOptions): Benchmark {
               });
               measurements.push({ driver, peakRssBytes: peaks });
             }
+            if (profileDir) {
+              const what = `${name}: the API's CPU profile (--cpu-prof over its whole run, seeding included)`;
+              profiles.push(profileNote(what, topSelfTime(profileDir)));
+            }
           }
         }
       } finally {
@@ -326,6 +349,7 @@ export function listBenchmark(options: ListBenchmarkOptions): Benchmark {
           "The request log is on as in production (stdout discarded); the rate limit is raised so " +
             "the load generator is not answered 429.",
           "Peak RSS is sampled every 250 ms over the measurement (seeding excluded).",
+          ...profiles,
         ],
         raw,
       };
