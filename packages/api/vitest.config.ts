@@ -1,4 +1,5 @@
 import { availableParallelism } from "node:os";
+import { countedTests } from "@collectibles/devkit/vitest";
 import { configDefaults, defineConfig } from "vitest/config";
 
 // Every test file runs twice: once on PGlite and once on PostgreSQL (TEST_DATABASE_URL, which
@@ -6,11 +7,7 @@ import { configDefaults, defineConfig } from "vitest/config";
 // runs only the embedded half. One exception, named below: /docs in a browser, on PGlite only.
 export default defineConfig({
   test: {
-    include: ["src/**/*.test.ts"],
-    // People read the default reporter; `pnpm test` counts from the JSON one (kept by turbo's
-    // cache with the run, so a cached run is counted the same).
-    reporters: ["default", "json"],
-    outputFile: { json: "test-results/vitest.json" },
+    ...countedTests("src/**/*.test.ts"),
     testTimeout: 30_000,
     // Files wait on databases as much as they compute: one more worker than cores keeps both
     // cores busy (vitest's default leaves one idle on a 2-core CI machine).

@@ -1,14 +1,11 @@
+import { countedTests } from "@collectibles/devkit/vitest";
 import { defineConfig } from "vitest/config";
 
 // Every file talks to one real API (chain, contract, indexer, API process) that the global setup
 // starts once; one file at a time, so the machine's two cores serve that stack.
 export default defineConfig({
   test: {
-    include: ["src/**/*.test.ts"],
-    // People read the default reporter; `pnpm test` counts from the JSON one (kept by turbo's
-    // cache with the run, so a cached run is counted the same).
-    reporters: ["default", "json"],
-    outputFile: { json: "test-results/vitest.json" },
+    ...countedTests("src/**/*.test.ts"),
     globalSetup: ["src/test/apiStack.setup.ts"],
     fileParallelism: false,
     testTimeout: 180_000,

@@ -1,11 +1,9 @@
 import { defineConfig } from "vitest/config";
+import { countedTests } from "./src/vitest.ts";
 
 export default defineConfig({
   test: {
-    include: ["src/**/*.test.ts"],
-    // `pnpm test` counts from the JSON report, which turbo's cache keeps with the run.
-    reporters: ["default", "json"],
-    outputFile: { json: "test-results/vitest.json" },
+    ...countedTests("src/**/*.test.ts"),
     testTimeout: 60_000,
   },
 });

@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { countedTests } from "@collectibles/devkit/vitest";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -10,11 +11,7 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["test/**/*.test.ts"],
-    // People read the default reporter; `pnpm test` counts from the JSON one (kept by turbo's
-    // cache with the run, so a cached run is counted the same).
-    reporters: ["default", "json"],
-    outputFile: { json: "test-results/vitest.json" },
+    ...countedTests("test/**/*.test.ts"),
     // Each file runs a chain, an indexer and a database; two cores handle them one after another.
     fileParallelism: false,
     testTimeout: 60_000,
