@@ -1,16 +1,9 @@
+import { thrownMessage } from "@collectibles/devkit/vitest";
 import { describe, expect, it } from "vitest";
 import { EnvError, isValidMnemonic, parseEnv, relayerKeyOf } from "./env.ts";
 import { TEST_MNEMONIC } from "./test/constants.ts";
 
-const failure = (source: Record<string, string>) => {
-  try {
-    parseEnv(source);
-  } catch (error) {
-    expect(error).toBeInstanceOf(EnvError);
-    return (error as Error).message;
-  }
-  throw new Error("expected the configuration to be refused");
-};
+const failure = (source: Record<string, string>) => thrownMessage(() => parseEnv(source), EnvError);
 
 describe("parseEnv", () => {
   it("needs no configuration: PGlite in <repo>/.data, port 3000 on loopback, chain 31337", () => {

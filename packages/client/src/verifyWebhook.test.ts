@@ -5,6 +5,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { thrownMessage } from "@collectibles/devkit/vitest";
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createCollectiblesClient, unwrap } from "./index.ts";
@@ -23,15 +24,7 @@ function signed(id: string, at: Date, secret = SECRET, payload = body) {
   };
 }
 
-const refusal = (run: () => unknown) => {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(WebhookVerificationError);
-    return (error as Error).message;
-  }
-  throw new Error("the delivery was accepted");
-};
+const refusal = (run: () => unknown) => thrownMessage(run, WebhookVerificationError);
 
 describe("verifyWebhook", () => {
   it("accepts what standardwebhooks signs, from Node headers or Fetch Headers, string or bytes", () => {
