@@ -11,12 +11,15 @@
  *   thenRefuse)`, claims once from its next hook (it needs MINTER_ROLE and a hook budget that
  *   covers a claim).
  */
-export {
+import type { Address } from "viem";
+import {
   erc1155ReceiverMock,
   gasBurnerReceiverMock,
   nonReceiverMock,
   reentrantMinterMock,
 } from "./generated/testContracts.ts";
+
+export { erc1155ReceiverMock, gasBurnerReceiverMock, nonReceiverMock, reentrantMinterMock };
 
 /** `ERC1155ReceiverMock.RevertType`. */
 export const ReceiverRevertType = {
@@ -30,3 +33,27 @@ export const ReceiverRevertType = {
 /** The selectors an ERC-1155 receiver answers with when it accepts. */
 export const ON_ERC1155_RECEIVED = "0xf23a6e61";
 export const ON_ERC1155_BATCH_RECEIVED = "0xbc197c81";
+
+type RecipientMock =
+  | typeof nonReceiverMock
+  | typeof gasBurnerReceiverMock
+  | typeof erc1155ReceiverMock;
+
+/**
+ * Deploys, with the caller's `deploy`, one recipient of each kind a claim batch must keep apart
+ * from the rest: one without the hook, one burning more gas than any hook budget, and one that
+ * accepts. The API's and the indexer's isolation tests claim to the same three.
+ */
+export async function deployIsolationRecipients(
+  deploy: (mock: RecipientMock, args: readonly unknown[]) => Promise<Address>,
+) {
+  return {
+    refusing: await deploy(nonReceiverMock, []),
+    burner: await deploy(gasBurnerReceiverMock, [100_000_000n]),
+    accepting: await deploy(erc1155ReceiverMock, [
+      ON_ERC1155_RECEIVED,
+      ON_ERC1155_BATCH_RECEIVED,
+      ReceiverRevertType.None,
+    ]),
+  };
+}

@@ -12,15 +12,7 @@ import {
   tokenIdOf,
   uuidToBytes16,
 } from "@collectibles/contracts";
-import {
-  erc1155ReceiverMock,
-  gasBurnerReceiverMock,
-  nonReceiverMock,
-  ON_ERC1155_BATCH_RECEIVED,
-  ON_ERC1155_RECEIVED,
-  ReceiverRevertType,
-  reentrantMinterMock,
-} from "@collectibles/contracts/testing";
+import { deployIsolationRecipients, reentrantMinterMock } from "@collectibles/contracts/testing";
 import { deployCollectibles } from "@collectibles/deploy/testing";
 import { type LocalChain, startLocalChain } from "@collectibles/devkit/chain";
 import type { PonderLogLine } from "@collectibles/devkit/ponder";
@@ -238,13 +230,7 @@ export function defineIndexerSuite(kind: DatabaseKind) {
 
     test("editions are the chain's when receivers refuse, burn gas or claim again from their hook: the indexer, editionOf and uri() agree", async () => {
       const { id } = await actions.createCollectible({ totalSupply: 6n });
-      const refusing = await actions.deploy(nonReceiverMock);
-      const burner = await actions.deploy(gasBurnerReceiverMock, [100_000_000n]);
-      const accepting = await actions.deploy(erc1155ReceiverMock, [
-        ON_ERC1155_RECEIVED,
-        ON_ERC1155_BATCH_RECEIVED,
-        ReceiverRevertType.None,
-      ]);
+      const { refusing, burner, accepting } = await deployIsolationRecipients(actions.deploy);
       const reentrant = await actions.deploy(reentrantMinterMock, [contractAddress]);
       await actions.grantMinter(reentrant);
       // From its hook, the re-entrant receiver claims one more token of the same collectible:

@@ -16,12 +16,8 @@ import {
   uuidToBytes16,
 } from "@collectibles/contracts";
 import {
-  erc1155ReceiverMock,
-  gasBurnerReceiverMock,
+  deployIsolationRecipients,
   nonReceiverMock,
-  ON_ERC1155_BATCH_RECEIVED,
-  ON_ERC1155_RECEIVED,
-  ReceiverRevertType,
   reentrantMinterMock,
 } from "@collectibles/contracts/testing";
 import { deployCollectibles } from "@collectibles/deploy/testing";
@@ -148,13 +144,9 @@ describe("claims to recipients that refuse", () => {
   it(
     "fails the refusing and the gas-burning recipient's claims with their reasons in the one batch, and confirms the others with the chain's editions, a claim from a recipient's hook included",
     async () => {
-      const refusing = await deployFrom(10, nonReceiverMock, []);
-      const burner = await deployFrom(10, gasBurnerReceiverMock, [100_000_000n]);
-      const accepting = await deployFrom(10, erc1155ReceiverMock, [
-        ON_ERC1155_RECEIVED,
-        ON_ERC1155_BATCH_RECEIVED,
-        ReceiverRevertType.None,
-      ]);
+      const { refusing, burner, accepting } = await deployIsolationRecipients((mock, args) =>
+        deployFrom(10, mock, [...args]),
+      );
       const holders = [
         await createUser("plain-1@isolation.example"),
         await createUser("refuses@isolation.example", refusing),
