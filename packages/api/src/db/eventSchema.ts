@@ -4,23 +4,9 @@
  * is lost when a process dies before sending, and nothing is sent for a change rolled back.
  */
 import { sql } from "drizzle-orm";
-import {
-  bigint,
-  boolean,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  text,
-  timestamp,
-  uuid,
-} from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { belongsTo, createdAt, deletedAt, generatedId, moment, updatedAt } from "./columns.ts";
 import { organizations } from "./schema.ts";
-
-const createdAt = () =>
-  timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow();
-const updatedAt = () =>
-  timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull().defaultNow();
 
 export const EVENT_TYPES = [
   "collectible.confirmed",
@@ -49,9 +35,7 @@ export const events = pgTable(
     id: uuid("id").notNull().unique().defaultRandom(),
     type: text("type").$type<EventType>().notNull(),
     /** The organization of the object: whose keys and webhooks see the event. */
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id),
+    organizationId: belongsTo("organization_id", () => organizations.id),
     objectId: uuid("object_id").notNull(),
     /** The object as GET answered it just after the change; filled once, then kept. */
     data: jsonb("data"),
@@ -61,7 +45,7 @@ export const events = pgTable(
 );
 
 export const webhooks = pgTable("webhooks", {
-  id: uuid("id").primaryKey().defaultRandom(),
+  id: generatedId(),
   /** Events of this organization's subtree are sent; null (an admin's webhook): every event. */
   organizationId: uuid("organization_id").references(() => organizations.id),
   url: text("url").notNull(),
@@ -74,12 +58,12 @@ export const webhooks = pgTable("webhooks", {
   secret: text("secret").notNull(),
   /** The secret before the last rotation, still signed with until `previousSecretUntil`. */
   previousSecret: text("previous_secret"),
-  previousSecretUntil: timestamp("previous_secret_until", { withTimezone: true, precision: 3 }),
+  previousSecretUntil: moment("previous_secret_until"),
   /** When deliveries started failing without a success since; null while healthy. */
-  failingSince: timestamp("failing_since", { withTimezone: true, precision: 3 }),
+  failingSince: moment("failing_since"),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
-  deletedAt: timestamp("deleted_at", { withTimezone: true, precision: 3 }),
+  deletedAt: deletedAt(),
 });
 
 export type DeliveryStatus = "pending" | "succeeded" | "failed";
@@ -96,10 +80,8 @@ export interface DeliveryAttempt {
 export const webhookMessages = pgTable(
   "webhook_messages",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    webhookId: uuid("webhook_id")
-      .notNull()
-      .references(() => webhooks.id),
+    id: generatedId(),
+    webhookId: belongsTo("webhook_id", () => webhooks.id),
     eventPosition: bigint("event_position", { mode: "number" })
       .notNull()
       .references(() => events.position),
@@ -110,9 +92,7 @@ export const webhookMessages = pgTable(
     attempts: jsonb("attempts").$type<DeliveryAttempt[]>().notNull().default([]),
     attemptCount: integer("attempt_count").notNull().default(0),
     /** When it may be sent (again); a sender pushes it ahead while it sends (its lease). */
-    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true, precision: 3 })
-      .notNull()
-      .defaultNow(),
+    nextAttemptAt: moment("next_attempt_at").notNull().defaultNow(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

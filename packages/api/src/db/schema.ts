@@ -18,10 +18,10 @@ import {
   pgSequence,
   pgTable,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { belongsTo, createdAt, deletedAt, generatedId, moment, updatedAt } from "./columns.ts";
 
 /** Storage keys of one stored image and its variants (see `images/imageProcessor.ts`). */
 export type StoredImage = {
@@ -32,12 +32,6 @@ export type StoredImage = {
   thumb: string;
 };
 
-const createdAt = () =>
-  timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow();
-const updatedAt = () =>
-  timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull().defaultNow();
-const deletedAt = () => timestamp("deleted_at", { withTimezone: true, precision: 3 });
-
 /**
  * BIP-44 address indexes (m/44'/60'/0'/0/<index>) for wallets the service derives, shared by
  * organizations and users so no two records get the same wallet. Index 0 is left unused.
@@ -47,7 +41,7 @@ export const walletIndexSeq = pgSequence("wallet_index_seq", { startWith: 1, min
 export const organizations = pgTable(
   "organizations",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: generatedId(),
     name: text("name").notNull(),
     description: text("description"),
     parentId: uuid("parent_id").references((): AnyPgColumn => organizations.id),
@@ -75,10 +69,8 @@ export const organizations = pgTable(
 export const users = pgTable(
   "users",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id),
+    id: generatedId(),
+    organizationId: belongsTo("organization_id", () => organizations.id),
     email: text("email").notNull(),
     name: text("name"),
     externalId: text("external_id"),
@@ -112,7 +104,7 @@ export const users = pgTable(
 export const apiKeys = pgTable(
   "api_keys",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: generatedId(),
     name: text("name").notNull(),
     /** The first characters of the key, enough to recognise it in a list; not a secret. */
     prefix: text("prefix").notNull(),
@@ -123,8 +115,8 @@ export const apiKeys = pgTable(
     /** A read-only key may only read (GET): every write answers 403. */
     readOnly: boolean("read_only").notNull().default(false),
     createdAt: createdAt(),
-    lastUsedAt: timestamp("last_used_at", { withTimezone: true, precision: 3 }),
-    revokedAt: timestamp("revoked_at", { withTimezone: true, precision: 3 }),
+    lastUsedAt: moment("last_used_at"),
+    revokedAt: moment("revoked_at"),
   },
   (t) => [index("api_keys_created_at_id_idx").on(t.createdAt, t.id)],
 );
@@ -149,10 +141,8 @@ export type ChainStatus = "pending" | "confirmed" | "failed";
 export const collectibles = pgTable(
   "collectibles",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    organizationId: uuid("organization_id")
-      .notNull()
-      .references(() => organizations.id),
+    id: generatedId(),
+    organizationId: belongsTo("organization_id", () => organizations.id),
     creatorId: uuid("creator_id").references(() => users.id),
     name: text("name").notNull(),
     description: text("description"),
@@ -186,13 +176,9 @@ export const collectibles = pgTable(
 export const claims = pgTable(
   "claims",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    collectibleId: uuid("collectible_id")
-      .notNull()
-      .references(() => collectibles.id),
-    holderId: uuid("holder_id")
-      .notNull()
-      .references(() => users.id),
+    id: generatedId(),
+    collectibleId: belongsTo("collectible_id", () => collectibles.id),
+    holderId: belongsTo("holder_id", () => users.id),
     /** The holder's address when the claim was made: the token is minted to it. */
     mintedTo: text("minted_to").notNull(),
     /**
