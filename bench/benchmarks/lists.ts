@@ -337,7 +337,8 @@ export function listBenchmark(options: ListBenchmarkOptions): Benchmark {
           `measurement: autocannon in a second process, ${s.connections} connections, ` +
           `${s.warmupSeconds} s warm-up then ${s.durationSeconds} s, against the real app ` +
           "(createApp: Basic auth with an API key, per-key rate limit, request logging at info, " +
-          `validation) on 127.0.0.1, first page and last page of limit=${LIMIT}. Baselines: a bare ` +
+          "validation; its chain services on a local chain with the indexer running) on " +
+          `127.0.0.1, first page, last page and the last page by cursor, limit=${LIMIT}. Baselines: a bare ` +
           "node:http server and a bare Express app answering a JSON body of the same size, no " +
           "database and no auth, measured the same way in the same run.",
         rows,
@@ -377,10 +378,11 @@ export const listsBenchmark = listBenchmark({
     `${Math.floor(LIST_ROWS / 10).toLocaleString("en")} organizations`,
   targets: [{ path: "/claims" }, { path: "/users" }],
   notes: [
-    "The API runs without a chain here. That is the production shape of a list read: the API " +
-      "keeps the chain facts it shows (edition and transaction stored when a claim is confirmed, " +
-      "the holder after transfers kept by the transfer follower, counts of confirmed claims), so " +
-      "a page reads one database and never asks the indexer.",
+    "The API runs as in production: on a local chain (anvil) with the contract deployed and the " +
+      "Ponder indexer following it, its relayer and transfer follower polling in the background. " +
+      "A page still reads one database and never asks the indexer: the API keeps the chain facts " +
+      "it shows (edition and transaction stored when a claim is confirmed, the holder after " +
+      "transfers kept by the transfer follower, counts of confirmed claims).",
     "Counts: every list answer carries an exact `count`. Counting 100,000 claims takes ~50 ms " +
       "on PostgreSQL here, so the count is remembered between requests and dropped by every write " +
       "the process answers (packages/api/src/db/listCounts.ts); the first request after a write " +

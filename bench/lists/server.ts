@@ -1,7 +1,8 @@
 /**
  * One server for the list benchmark, in a process of its own (run with tsx, see lists.ts):
  *
- *   api <pglite|postgres> <seed> <rows>   the real app (createApp) over a seeded database
+ *   api <pglite|postgres> <seed> <rows>   the real app (createApp) over a seeded database, on a
+ *                                          local chain with the indexer running, as in production
  *   bare-http <bodyFile>                   node:http answering a fixed JSON body
  *   bare-express <bodyFile>                Express answering the same body
  *
@@ -61,6 +62,40 @@ async function createPostgresDatabase(adminUrl: string): Promise<string> {
   return database.url;
 }
 
+/**
+ * A local chain with the contract deployed and the indexer following it (on PGlite, in `dir`):
+ * the API's relayer, transfer follower and readiness checks run against them as in production.
+ */
+async function chainAndIndexer(dir: string): Promise<Record<string, string>> {
+  const { startLocalChain } = await import("@collectibles/devkit/chain");
+  const { freePort } = await import("@collectibles/devkit/processes");
+  const { deployCollectibles } = await import("@collectibles/deploy/testing");
+  const { startIndexer } = await import("@collectibles/indexer/testing");
+  const chain = await startLocalChain();
+  cleanups.push(async () => {
+    await chain.stop();
+  });
+  const deploymentsDir = path.join(dir, "deployments");
+  fs.mkdirSync(deploymentsDir);
+  await deployCollectibles({ rpcUrl: chain.rpcUrl, deploymentsDir });
+  const indexer = await startIndexer({
+    rpcUrl: chain.rpcUrl,
+    deploymentsDir,
+    dataDir: path.join(dir, "indexer"),
+    port: await freePort(),
+    waitForReady: true,
+  });
+  cleanups.unshift(async () => {
+    await indexer.stop();
+  });
+  return {
+    RPC_URL: chain.rpcUrl,
+    CHAIN_ID: "31337",
+    DEPLOYMENTS_DIR: deploymentsDir,
+    INDEXER_URL: indexer.url,
+  };
+}
+
 async function api(driver: string, seedName: string, rows: number): Promise<void> {
   // Imported here, not at the top, so the bare baselines load nothing of the API.
   const {
@@ -71,6 +106,7 @@ async function api(driver: string, seedName: string, rows: number): Promise<void
     LocalImageStorage,
     openDatabase,
     parseEnv,
+    startChainServices,
   } = await import("@collectibles/api/embed");
   const { DEV_MNEMONIC: TEST_MNEMONIC } = await import("@collectibles/devkit/chain");
   const { seeds } = await import("./seeds.ts");
@@ -89,7 +125,10 @@ async function api(driver: string, seedName: string, rows: number): Promise<void
   const started = Date.now();
   const seeded = await seed(database.db, rows);
   const seedMs = Date.now() - started;
+  const storageDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-lists-"));
+  cleanups.push(async () => fs.rmSync(storageDir, { recursive: true, force: true }));
   const env = parseEnv({
+    ...(await chainAndIndexer(storageDir)),
     NODE_ENV: "production",
     WALLET_MNEMONIC: TEST_MNEMONIC,
     // Request logs stay on (JSON lines to stdout, which the benchmark discards), as in production.
@@ -98,18 +137,23 @@ async function api(driver: string, seedName: string, rows: number): Promise<void
     RATE_LIMIT_MAX: "1000000",
     RATE_LIMIT_WINDOW_MS: String(24 * 60 * 60 * 1000),
   });
-  const storageDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-lists-"));
-  cleanups.push(async () => fs.rmSync(storageDir, { recursive: true, force: true }));
   const { key } = await createApiKey(database.db, { name: "bench" });
+  const logger = createLogger({ level: env.LOG_LEVEL });
+  const chain = startChainServices(env, database, logger);
+  cleanups.unshift(() => chain.stop());
   let baseUrl = "";
   const app = createApp({
     baseUrl: () => baseUrl,
     config: env,
     db: database.db,
-    logger: createLogger({ level: env.LOG_LEVEL }),
+    logger,
     storage: new LocalImageStorage(storageDir),
     wallets: createWallets(TEST_MNEMONIC),
-    readiness: [{ name: "database", critical: true, check: () => database.ping() }],
+    readiness: [
+      { name: "database", critical: true, check: () => database.ping() },
+      ...chain.readiness,
+    ],
+    chain: chain.services,
   });
   baseUrl = await listen(http.createServer(app));
   report({ url: baseUrl, key, seeded, seedMs });
