@@ -1,6 +1,6 @@
 /** /webhooks: where the service sends events, signed, and what became of each delivery. */
 import { defineEndpoint } from "../../http/endpoint.ts";
-import { JSON_BODY } from "../../http/resourceEndpoints.ts";
+import { JSON_BODY, resourceEndpoints } from "../../http/resourceEndpoints.ts";
 import { DeletedResponse, IdParams } from "../../schemas/common.ts";
 import {
   CreateWebhookBody,
@@ -14,6 +14,8 @@ import {
 import { z } from "../../schemas/zod.ts";
 
 const base = { tag: "Webhooks", auth: "apiKey" } as const;
+/** Only get and update follow the conventions: the others answer secrets, deletions, deliveries. */
+const webhooks = resourceEndpoints("Webhook", "Webhooks", Webhook);
 const one = (schema: z.ZodType, description: string) => ({
   description,
   schema: z.strictObject({ data: schema }),
@@ -43,26 +45,11 @@ export const createWebhook = defineEndpoint({
   errors: [404],
 });
 
-export const getWebhook = defineEndpoint({
-  ...base,
-  operationId: "getWebhook",
-  method: "get",
-  path: "/webhooks/{id}",
-  summary: "Get a webhook",
-  params: IdParams,
-  responses: { 200: one(Webhook, "Found") },
-  errors: [404],
-});
+export const getWebhook = webhooks.get("Get a webhook");
 
-export const updateWebhook = defineEndpoint({
-  ...base,
-  operationId: "updateWebhook",
-  method: "patch",
-  path: "/webhooks/{id}",
+export const updateWebhook = webhooks.update({
   summary: "Change a webhook's URL, event types, description, or enable or disable it",
-  params: IdParams,
   body: { ...JSON_BODY, schema: UpdateWebhookBody },
-  responses: { 200: one(Webhook, "Updated") },
   errors: [404],
 });
 
