@@ -1,5 +1,5 @@
 /** API keys as answered (never the secret, but once) and as accepted. */
-import { Name, Timestamp, Uuid } from "./common.ts";
+import { Name, Timestamp, Uuid } from "./fields.ts";
 import { z } from "./zod.ts";
 
 export const ApiKey = z

@@ -1,14 +1,7 @@
 /** Claims as answered and as accepted (validation, types and the OpenAPI document). */
 import { ChainStatus, OnChainFields } from "./collectibles.ts";
-import {
-  ErrorResponse,
-  ExternalId,
-  listQuery,
-  RecordTimes,
-  readOnly,
-  Uuid,
-  WalletAddress,
-} from "./common.ts";
+import { ErrorResponse, listQuery, readOnly } from "./common.ts";
+import { ExternalId, RecordTimes, Uuid, WalletAddress } from "./fields.ts";
 import { Email } from "./users.ts";
 import { z } from "./zod.ts";
 

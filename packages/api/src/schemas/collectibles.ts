@@ -1,17 +1,7 @@
 /** Collectibles as answered and as accepted (validation, types and the OpenAPI document). */
-import {
-  BlockchainId,
-  ExternalId,
-  ImageFile,
-  ImageInput,
-  ImageUrls,
-  listQuery,
-  Name,
-  RecordTimes,
-  readOnly,
-  Uuid,
-  WalletAddress,
-} from "./common.ts";
+import { listQuery, readOnly } from "./common.ts";
+import { BlockchainId, ExternalId, Name, RecordTimes, Uuid, WalletAddress } from "./fields.ts";
+import { ImageFile, ImageInput, ImageUrls } from "./images.ts";
 import { z } from "./zod.ts";
 
 export const ChainStatus = z.enum(["pending", "confirmed", "failed"]).openapi("ChainStatus", {

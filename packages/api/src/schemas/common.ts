@@ -1,13 +1,13 @@
-/** Schemas every resource shares: ids, pagination, envelopes, errors, images. */
+/**
+ * Schemas every resource shares: pagination and list queries, fields a client may not send,
+ * envelopes, errors. The fields themselves are in `fields.ts`, images in `images.ts`.
+ */
 import { decodeCursor } from "../lib/cursor.ts";
+import { Uuid } from "./fields.ts";
 import { z } from "./zod.ts";
 
 export const MAX_LIMIT = 100;
 export const DEFAULT_LIMIT = 20;
-
-export const Uuid = z
-  .uuid()
-  .openapi({ format: "uuid", example: "5b0e6a4e-8d5c-4f55-9d7b-7d0d0d3e6a11" });
 
 export const IdParams = z.strictObject({
   id: Uuid.openapi({ param: { name: "id", in: "path" } }),
@@ -122,52 +122,6 @@ export function readOnly(setByService: readonly string[], others: Record<string,
   return { ...reasons, ...others };
 }
 
-/** A name a client gives: trimmed, 1 to 200 characters. */
-export const Name = z.string().trim().min(1, "must not be empty").max(200);
-/** The client's own identifier for a record: trimmed, 1 to 200 characters. */
-export const ExternalId = z.string().trim().min(1, "must not be empty").max(200);
-
-export const Timestamp = z.iso
-  .datetime({ precision: 3 })
-  .openapi({ example: "2026-11-23T08:00:00.000Z", description: "ISO 8601, UTC, milliseconds" });
-
-export const WalletAddress = z
-  .string()
-  .regex(/^0x[0-9a-fA-F]{40}$/)
-  .openapi({ example: "0x5B38Da6a701c568545dCfcB03FcB875f56beddC4", description: "EIP-55" });
-
-export const BlockchainId = z
-  .string()
-  .regex(/^0x[0-9a-f]+$/)
-  .openapi({ example: "0x7a69", description: "The chain id in hex (0x7a69 = 31337)" });
-
-export const ImageUrls = z
-  .strictObject({
-    large: z.url(),
-    medium: z.url(),
-    small: z.url(),
-    thumb: z.url(),
-    original: z.url(),
-  })
-  .openapi("ImageUrls", {
-    description:
-      "large/medium/small fit in 1024/512/256 px squares (never enlarged), thumb is 128x128 " +
-      "cropped, all WebP; original is the uploaded file.",
-  });
-
-/** An image in a JSON body: a base64 `data:` URI, or null to remove the image (PATCH). */
-export const ImageInput = z.string().openapi({
-  description:
-    "data:image/<png|jpeg|webp|gif>;base64,... (type checked from the content; no SVG, no " +
-    "remote URLs). With multipart/form-data send a file part with the same name instead.",
-  example: "data:image/png;base64,iVBORw0KGgo...",
-});
-
-/** In multipart/form-data an image is a file part; the other fields are the same as in JSON. */
-export const ImageFile = z
-  .string()
-  .openapi({ format: "binary", description: "PNG, JPEG, WebP or GIF file (no SVG)" });
-
 export const ErrorResponse = z
   .strictObject({
     error: z.strictObject({
@@ -224,6 +178,3 @@ export const IdempotencyHeaders = z.object({
         "answer again (status and body); the same key with another body answers 422.",
     }),
 });
-
-/** When a record was created and last changed. */
-export const RecordTimes = { created_at: Timestamp, updated_at: Timestamp };

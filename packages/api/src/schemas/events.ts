@@ -3,7 +3,8 @@ import { EVENT_TYPES } from "../db/eventSchema.ts";
 import { decodeEventCursor } from "../lib/cursor.ts";
 import { Claim } from "./claims.ts";
 import { Collectible } from "./collectibles.ts";
-import { cursorParam, MAX_LIMIT, queryInt, Timestamp, Uuid } from "./common.ts";
+import { cursorParam, MAX_LIMIT, queryInt } from "./common.ts";
+import { Timestamp, Uuid } from "./fields.ts";
 import { z } from "./zod.ts";
 
 export const EventType = z.enum(EVENT_TYPES).openapi("EventType");

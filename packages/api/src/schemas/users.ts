@@ -1,15 +1,7 @@
 /** Users as answered and as accepted (validation, types and the OpenAPI document). */
 import { getAddress } from "viem";
-import {
-  BlockchainId,
-  ExternalId,
-  listQuery,
-  Name,
-  RecordTimes,
-  readOnly,
-  Uuid,
-  WalletAddress,
-} from "./common.ts";
+import { listQuery, readOnly } from "./common.ts";
+import { BlockchainId, ExternalId, Name, RecordTimes, Uuid, WalletAddress } from "./fields.ts";
 import { z } from "./zod.ts";
 
 export const User = z

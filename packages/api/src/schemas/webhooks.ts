@@ -1,6 +1,7 @@
 /** Webhooks and their deliveries as answered, and as accepted. */
-import { MAX_LIMIT, queryInt, Timestamp, Uuid } from "./common.ts";
+import { MAX_LIMIT, queryInt } from "./common.ts";
 import { EventType } from "./events.ts";
+import { Timestamp, Uuid } from "./fields.ts";
 import { z } from "./zod.ts";
 
 /** A host name, or an IP literal (IPv6 in brackets, as URLs write it). */
