@@ -6,7 +6,7 @@
  * The app's folder is given by the caller (the indexer package exports its own as
  * `@collectibles/indexer/testing`), so this package depends on none of the apps it runs.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort, httpAnswers, type StopResult, startProcess } from "./processes.ts";
@@ -89,8 +89,7 @@ export async function startPonder(opts: StartPonderOptions): Promise<RunningPond
     name: `ponder on port ${port}`,
     command: process.execPath,
     args: [
-      // Ponder's command-line entry as installed for the app (it exports no package.json).
-      path.join(opts.appDir, "node_modules/ponder/dist/esm/bin/ponder.js"),
+      ponderBin(opts.appDir),
       "start",
       ...["--schema", schema, "--port", String(port), "--log-format", "json"],
     ],
@@ -139,4 +138,17 @@ export async function startPonder(opts: StartPonderOptions): Promise<RunningPond
     pause: ponder.pause,
     resume: ponder.resume,
   };
+}
+
+/**
+ * Ponder's command-line entry as Node would find the package from the app's folder: in its own
+ * node_modules or a parent's (the indexer's benchmark baseline app lives inside the indexer
+ * package and has none of its own). Found by path: the package exports no package.json.
+ */
+function ponderBin(appDir: string): string {
+  for (let dir = path.resolve(appDir); ; dir = path.dirname(dir)) {
+    const bin = path.join(dir, "node_modules/ponder/dist/esm/bin/ponder.js");
+    if (existsSync(bin)) return bin;
+    if (path.dirname(dir) === dir) throw new Error(`no node_modules/ponder above ${appDir}`);
+  }
 }
