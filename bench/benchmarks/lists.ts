@@ -93,7 +93,8 @@ async function startServer(
     discardStdout: true,
     ipc: true,
   });
-  const memory = sampleTreeRss(server.pid, /./);
+  // The server's own process: the API's local chain and indexer are its children, not the API.
+  const memory = sampleTreeRss(server.pid, /lists\/server\.ts/);
   memory.mark("start");
   const message = (await server.nextMessage(180_000)) as Record<string, unknown>;
   if (typeof message.error === "string") throw new Error(`server ${args[0]}: ${message.error}`);
@@ -349,7 +350,8 @@ export function listBenchmark(options: ListBenchmarkOptions): Benchmark {
             "2-core machine, shared with the load generator.",
           "The request log is on as in production (stdout discarded); the rate limit is raised so " +
             "the load generator is not answered 429.",
-          "Peak RSS is sampled every 250 ms over the measurement (seeding excluded).",
+          "Peak RSS is the API process's own (not its local chain or indexer), sampled every 250 ms " +
+            "over the measurement (seeding excluded).",
           ...profiles,
         ],
         raw,
