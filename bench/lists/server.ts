@@ -113,6 +113,8 @@ async function api(driver: string, seedName: string, rows: number): Promise<void
   const seed = seeds[seedName];
   if (!seed) throw new Error(`unknown seed ${seedName}; known: ${Object.keys(seeds).join(", ")}`);
   const postgresUrl = process.env.BENCH_POSTGRES_URL;
+  const storageDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-lists-"));
+  cleanups.push(async () => fs.rmSync(storageDir, { recursive: true, force: true }));
   const database =
     driver === "postgres"
       ? await openDatabase({
@@ -120,13 +122,12 @@ async function api(driver: string, seedName: string, rows: number): Promise<void
           url: await createPostgresDatabase(postgresUrl ?? ""),
           poolSize: 10,
         })
-      : await openDatabase({ driver: "pglite" });
+      : // In a data folder on disk, as `pnpm start` keeps it (in memory, the table would be RSS).
+        await openDatabase({ driver: "pglite", dataDir: path.join(storageDir, "pglite") });
   cleanups.unshift(() => database.close());
   const started = Date.now();
   const seeded = await seed(database.db, rows);
   const seedMs = Date.now() - started;
-  const storageDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-lists-"));
-  cleanups.push(async () => fs.rmSync(storageDir, { recursive: true, force: true }));
   const env = parseEnv({
     ...(await chainAndIndexer(storageDir)),
     NODE_ENV: "production",
