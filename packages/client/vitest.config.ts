@@ -10,9 +10,5 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 180_000,
     hookTimeout: 300_000,
-    // After the global setup has stopped the stack, timers of devkit's process helpers (stop()'s
-    // grace timer, line waits) still hold the main process; vitest then warns and exits with the
-    // tests' result. Not waiting long for them keeps the run short.
-    teardownTimeout: 5_000,
   },
 });

@@ -224,8 +224,13 @@ export function startProcess(options: ProcessOptions): ManagedProcess {
         signalGroup(pid, "SIGCONT");
         signalGroup(pid, options.stopSignal ?? "SIGTERM");
         const deadline = Date.now() + graceMs;
-        const timer = new Promise<"timeout">((resolve) => setTimeout(resolve, graceMs, "timeout"));
+        let grace: NodeJS.Timeout | undefined;
+        const timer = new Promise<"timeout">((resolve) => {
+          grace = setTimeout(resolve, graceMs, "timeout");
+        });
         let forced = (await Promise.race([exited, timer])) === "timeout";
+        // A process that exited in time must not leave its grace timer holding the caller open.
+        clearTimeout(grace);
         // A wrapper (pnpm, a shell) exits at once on the signal while what it runs is still
         // shutting down (Ponder releasing its schema lock): wait for the whole group, within the
         // same grace, before killing what is left of it.
