@@ -63,37 +63,14 @@ async function createPostgresDatabase(adminUrl: string): Promise<string> {
 }
 
 /**
- * A local chain with the contract deployed and the indexer following it (on PGlite, in `dir`):
- * the API's relayer, transfer follower and readiness checks run against them as in production.
+ * A local chain with the contract deployed and the indexer following it: the API's relayer,
+ * transfer follower and readiness checks run against them as in production.
  */
-async function chainAndIndexer(dir: string): Promise<Record<string, string>> {
-  const { startLocalChain } = await import("@collectibles/devkit/chain");
-  const { freePort } = await import("@collectibles/devkit/processes");
-  const { deployCollectibles } = await import("@collectibles/deploy/testing");
-  const { startIndexer } = await import("@collectibles/indexer/testing");
-  const chain = await startLocalChain();
-  cleanups.push(async () => {
-    await chain.stop();
-  });
-  const deploymentsDir = path.join(dir, "deployments");
-  fs.mkdirSync(deploymentsDir);
-  await deployCollectibles({ rpcUrl: chain.rpcUrl, deploymentsDir });
-  const indexer = await startIndexer({
-    rpcUrl: chain.rpcUrl,
-    deploymentsDir,
-    dataDir: path.join(dir, "indexer"),
-    port: await freePort(),
-    waitForReady: true,
-  });
-  cleanups.unshift(async () => {
-    await indexer.stop();
-  });
-  return {
-    RPC_URL: chain.rpcUrl,
-    CHAIN_ID: "31337",
-    DEPLOYMENTS_DIR: deploymentsDir,
-    INDEXER_URL: indexer.url,
-  };
+async function chainAndIndexer(): Promise<Record<string, string>> {
+  const { startChainStack } = await import("@collectibles/api/testing/chainStack");
+  const stack = await startChainStack();
+  cleanups.push(() => stack.stop());
+  return stack.env;
 }
 
 async function api(driver: string, seedName: string, rows: number): Promise<void> {
@@ -129,7 +106,7 @@ async function api(driver: string, seedName: string, rows: number): Promise<void
   const seeded = await seed(database.db, rows);
   const seedMs = Date.now() - started;
   const env = parseEnv({
-    ...(await chainAndIndexer(storageDir)),
+    ...(await chainAndIndexer()),
     NODE_ENV: "production",
     WALLET_MNEMONIC: TEST_MNEMONIC,
     // Request logs stay on (JSON lines to stdout, which the benchmark discards), as in production.
