@@ -271,14 +271,7 @@ export const claimsBenchmark: Benchmark = {
           : []),
         ...measured.map((v) => variantNote(v, claims)),
         ...measured.flatMap((v) =>
-          v.apiProfile
-            ? [
-                profileNote(
-                  `${v.name}: the API's CPU profile (--cpu-prof over its whole run, start-up included)`,
-                  v.apiProfile,
-                ),
-              ]
-            : [],
+          v.apiProfile ? [profileNote(v.name, "start-up", v.apiProfile)] : [],
         ),
         `Confirmation is seen by polling the indexer's SQL route every ${r.pollMs} ms for the ` +
           `collectible's claims above the highest contiguous edition seen (each poll returns ` +

@@ -12,7 +12,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { type ManagedProcess, startProcess } from "@collectibles/devkit/processes";
 import { profileNote, topSelfTime } from "../lib/cpuProfile.ts";
-import { MiB, runCommand, sampleTreeRss } from "../lib/proc.ts";
+import { MiB, runCommand, sampleProcessRss } from "../lib/proc.ts";
 import type { BenchContext, Benchmark, Row } from "../lib/result.ts";
 
 export interface ListTarget {
@@ -55,7 +55,7 @@ interface Server {
   key?: string;
   seeded?: Record<string, number>;
   seedMs?: number;
-  memory: ReturnType<typeof sampleTreeRss>;
+  memory: ReturnType<typeof sampleProcessRss>;
   stop(): Promise<Record<string, number>>;
 }
 
@@ -94,7 +94,7 @@ async function startServer(
     ipc: true,
   });
   // The server's own process: the API's local chain and indexer are its children, not the API.
-  const memory = sampleTreeRss(server.pid, /lists\/server\.ts/);
+  const memory = sampleProcessRss(server.pid);
   memory.mark("start");
   const message = (await server.nextMessage(180_000)) as Record<string, unknown>;
   if (typeof message.error === "string") throw new Error(`server ${args[0]}: ${message.error}`);
@@ -322,10 +322,7 @@ export function listBenchmark(options: ListBenchmarkOptions): Benchmark {
               });
               measurements.push({ driver, peakRssBytes: peaks });
             }
-            if (profileDir) {
-              const what = `${name}: the API's CPU profile (--cpu-prof over its whole run, seeding included)`;
-              profiles.push(profileNote(what, topSelfTime(profileDir)));
-            }
+            if (profileDir) profiles.push(profileNote(name, "seeding", topSelfTime(profileDir)));
           }
         }
       } finally {

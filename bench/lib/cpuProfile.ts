@@ -62,8 +62,19 @@ export function topSelfTime(dir: string, top = 15): { totalMs: number; rows: Sel
   return { totalMs: Math.round(totalMs), rows };
 }
 
-/** A profile summary as one report note: `what` was profiled, then its top functions. */
-export function profileNote(what: string, profile: { totalMs: number; rows: SelfTime[] }): string {
+/**
+ * A profile of `name`'s API as one report note: how long was sampled (`included` says what the
+ * whole run held besides the measurement), then its top functions.
+ */
+export function profileNote(
+  name: string,
+  included: string,
+  profile: { totalMs: number; rows: SelfTime[] },
+): string {
   const top = profile.rows.map((r) => `${r.where} ${r.ms} ms (${r.percent} %)`).join("; ");
-  return `${what} (${(profile.totalMs / 1000).toFixed(1)} s sampled), top functions by self time: ${top}.`;
+  const sampled = `${(profile.totalMs / 1000).toFixed(1)} s sampled`;
+  return (
+    `${name}: the API's CPU profile (--cpu-prof over its whole run, ${included} included; ` +
+    `${sampled}), top functions by self time: ${top}.`
+  );
 }

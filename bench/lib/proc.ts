@@ -102,14 +102,24 @@ export function treeOf(pid: number, table = processTable()): number[] {
  * matches `pattern`, and keeps the peak per phase (`mark` starts a new phase).
  */
 export function sampleTreeRss(rootPid: number, pattern: RegExp, intervalMs = 250) {
+  return samplePeakRss(() => {
+    const table = processTable();
+    const tree = new Set(treeOf(rootPid, table));
+    return table.filter((p) => tree.has(p.pid) && pattern.test(p.cmdline)).map((p) => p.pid);
+  }, intervalMs);
+}
+
+/** `sampleTreeRss` of one process alone, not the processes it started. */
+export function sampleProcessRss(pid: number, intervalMs = 250) {
+  return samplePeakRss(() => [pid], intervalMs);
+}
+
+function samplePeakRss(pidsNow: () => number[], intervalMs: number) {
   const peaks: Record<string, number> = {};
   let phase = "all";
   const timer = setInterval(() => {
-    const table = processTable();
-    const tree = new Set(treeOf(rootPid, table));
     let sum = 0;
-    for (const p of table)
-      if (tree.has(p.pid) && pattern.test(p.cmdline)) sum += statusBytes(p.pid, "VmRSS");
+    for (const pid of pidsNow()) sum += statusBytes(pid, "VmRSS");
     if (sum > 0) peaks[phase] = Math.max(peaks[phase] ?? 0, sum);
   }, intervalMs);
   return {
