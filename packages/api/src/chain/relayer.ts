@@ -55,8 +55,6 @@ const IDLE_MS = 200;
 const INDEXER_POLL_MS = 40;
 const MAX_BACKOFF_MS = 5_000;
 const LOCK_RETRY_MS = 2_000;
-/** The indexer reader's most ids per call. */
-const INDEXER_IDS_PER_CALL = 1_000;
 
 export class Relayer {
   private running = false;
@@ -226,12 +224,10 @@ export class Relayer {
     const mints = new Map<string, MintFacts>();
     const indexer = this.options.indexer;
     if (!indexer) return mints;
+    // The reader asks the indexer in slices of ids itself.
     const ids = await minedPendingClaimIds(this.ctx.db, block);
-    for (let i = 0; i < ids.length; i += INDEXER_IDS_PER_CALL) {
-      const indexed = await indexer.claimsByIds(ids.slice(i, i + INDEXER_IDS_PER_CALL));
-      for (const [id, claim] of indexed) {
-        mints.set(id, { edition: Number(claim.edition), transactionHash: claim.transactionHash });
-      }
+    for (const [id, claim] of await indexer.claimsByIds(ids)) {
+      mints.set(id, { edition: Number(claim.edition), transactionHash: claim.transactionHash });
     }
     return mints;
   }

@@ -1,6 +1,7 @@
 /** Claim queries, within the caller's organization scope (through the claim's collectible). */
 import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Queryable } from "./client.ts";
+import { preparedOnce } from "./prepared.ts";
 import { listOf, type PreparableRows } from "./readers.ts";
 import { claims, collectibles, users } from "./schema.ts";
 import { type Scope, visibleClaim, visibleCollectible } from "./scope.ts";
@@ -115,21 +116,12 @@ export async function claimCounts(
   status: "confirmed" | "pending",
 ): Promise<Map<string, number>> {
   if (ids.length === 0) return new Map();
-  let prepared = countStatements.get(q);
-  if (!prepared) {
-    prepared = { holder: countBy(q, "holder"), collectible: countBy(q, "collectible") };
-    countStatements.set(q, prepared);
-  }
-  const rows = await prepared[per].execute({ ids, status });
+  const counts = preparedOnce(q, `claim_counts_by_${per}`, (name) => countBy(q, per, name));
+  const rows = await counts.execute({ ids, status });
   return new Map(rows.map((row) => [row.id, row.count]));
 }
 
-const countStatements = new WeakMap<
-  Queryable,
-  Record<"holder" | "collectible", ReturnType<typeof countBy>>
->();
-
-function countBy(q: Queryable, per: "holder" | "collectible") {
+function countBy(q: Queryable, per: "holder" | "collectible", name: string) {
   const column = per === "holder" ? claims.holderId : claims.collectibleId;
   return q
     .select({ id: column, count: sql<number>`count(*)::int` })
@@ -141,7 +133,7 @@ function countBy(q: Queryable, per: "holder" | "collectible") {
       ),
     )
     .groupBy(column)
-    .prepare(`claim_counts_by_${per}`);
+    .prepare(name);
 }
 
 /** Active users of an organization with these wallet addresses (for holders after transfers). */

@@ -21,6 +21,7 @@ import { encodeCursor, type ListPosition } from "../lib/cursor.ts";
 import type { Queryable } from "./client.ts";
 import { countRows, type ListCounts, listKey } from "./listCounts.ts";
 import { offsetOf, type PageRequest } from "./pagination.ts";
+import { preparedOnce } from "./prepared.ts";
 import type { Scope } from "./scope.ts";
 
 /** A list request: the page and the query's filters (named as in the query string). */
@@ -73,10 +74,8 @@ export function listOf<T extends ListedTable, Row = T["$inferSelect"]>(
         .from(table as PgTable)
         .where(ids)
         .orderBy(...order) as unknown as PreparableRows<Row>);
-  const statements = new WeakMap<Queryable, Map<string, Statement<Row>>>();
-
   /** The page query of one shape, its values as placeholders named after the query's fields. */
-  const prepare = (q: Queryable, shape: ListShape): Statement<Row> => {
+  const prepare = (q: Queryable, shape: ListShape, name: string): Statement<Row> => {
     const scope = { organizationId: shape.scoped ? (p("scope") as unknown as string) : null };
     const ids = q
       .select({ id: table.id })
@@ -93,7 +92,6 @@ export function listOf<T extends ListedTable, Row = T["$inferSelect"]>(
       .orderBy(...order)
       .limit(p("limit"))
       .offset(p("offset"));
-    const name = `list_${tableName}_${createHash("sha1").update(JSON.stringify(shape)).digest("hex").slice(0, 16)}`;
     return readRows(q, inArray(table.id, ids)).prepare(name);
   };
 
@@ -115,11 +113,10 @@ export function listOf<T extends ListedTable, Row = T["$inferSelect"]>(
     const count = await counts.get(key, () =>
       countRows(q, table, conditions(shape, scope, givenValue)),
     );
-    const byShape = statements.get(q) ?? new Map<string, Statement<Row>>();
-    statements.set(q, byShape);
-    const shapeKey = JSON.stringify(shape);
-    const statement = byShape.get(shapeKey) ?? prepare(q, shape);
-    byShape.set(shapeKey, statement);
+    const shapeHash = createHash("sha1").update(JSON.stringify(shape)).digest("hex").slice(0, 16);
+    const statement = preparedOnce(q, `list_${tableName}_${shapeHash}`, (name) =>
+      prepare(q, shape, name),
+    );
     const rows = await statement.execute({
       ...Object.fromEntries(shape.filters.map((name) => [name, given[name]])),
       scope: scope.organizationId,

@@ -6,10 +6,8 @@ import { walletIndexSeq } from "./schema.ts";
 
 /** A fresh index, never handed out before, shared by organizations and users. */
 export async function nextWalletIndex(q: Queryable): Promise<number> {
-  const result = await q.execute(sql`select nextval(${walletIndexSeq.seqName}) as index`);
-  const index = Number(rowsOf<{ index: string | number }>(result)[0]?.index);
-  if (!Number.isSafeInteger(index)) throw new Error("wallet index sequence answered nothing");
-  return index;
+  const [index] = await nextWalletIndexes(q, 1);
+  return index as number;
 }
 
 /** `count` fresh indexes at once (one statement), in no particular order. */

@@ -28,7 +28,7 @@ import type { ClaimRequest, RouteDeps } from "../deps.ts";
 import { asConflict } from "../errorCatalogue.ts";
 import { ApiError } from "../errors.ts";
 import type { Settled } from "../lib/groupQueue.ts";
-import { storeClaim } from "./claims.ts";
+import { newClaim, storeClaim } from "./claims.ts";
 
 type Outcome = Settled<ClaimWithOrganization>;
 
@@ -115,16 +115,9 @@ async function placeTogether(
   );
   const inserted = await insertClaims(
     tx,
-    placed.map(({ index, request, collectible }) => {
-      const holder = holderOf.get(index) as UserRow;
-      return {
-        collectibleId: collectible.id,
-        holderId: holder.id,
-        mintedTo: holder.walletAddress,
-        holderEmail: holder.email,
-        externalId: request.body.external_id ?? null,
-      };
-    }),
+    placed.map(({ index, request, collectible }) =>
+      newClaim(collectible.id, holderOf.get(index) as UserRow, request.body),
+    ),
   );
   const claimOf = new Map(
     inserted.map((claim) => [`${claim.collectibleId}:${claim.holderId}`, claim]),

@@ -20,12 +20,13 @@ import {
   hasClaimed,
   insertClaimWithinSupply,
   listClaims,
+  type NewClaim,
 } from "../db/claims.ts";
 import type { Transaction } from "../db/client.ts";
 import { findCollectible } from "../db/collectibles.ts";
 import type { IdempotentWrite } from "../db/idempotencyKeys.ts";
 import type { Scope } from "../db/scope.ts";
-import { findOrCreateUserByEmail, findUser } from "../db/users.ts";
+import { findOrCreateUserByEmail, findUser, type UserRow } from "../db/users.ts";
 import type { RouteDeps } from "../deps.ts";
 import {
   alreadyClaimed,
@@ -108,13 +109,21 @@ export async function storeClaim(
       : soldOut(collectible.totalCount);
   }
   // A holder's second claim fails here on the unique index (409 already_claimed).
-  const claim = await insertClaimWithinSupply(tx, {
-    collectibleId: collectible.id,
+  const claim = await insertClaimWithinSupply(tx, newClaim(collectible.id, holder, body));
+  if (!claim) throw soldOut(collectible.totalCount);
+  return { claim, organizationId };
+}
+
+/**
+ * The claim as stored: minted to the holder's address as it is now, and counted against the
+ * holder's email (one claim per person, also through a user created again).
+ */
+export function newClaim(collectibleId: string, holder: UserRow, body: ClaimInput): NewClaim {
+  return {
+    collectibleId,
     holderId: holder.id,
     mintedTo: holder.walletAddress,
     holderEmail: holder.email,
     externalId: body.external_id ?? null,
-  });
-  if (!claim) throw soldOut(collectible.totalCount);
-  return { claim, organizationId };
+  };
 }
