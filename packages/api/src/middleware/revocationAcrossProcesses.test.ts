@@ -15,8 +15,6 @@ const ADMIN_KEY = "ck_test_revocationacrossprocesses01";
 const { start, call, request } = apiProcessesPerFile({
   name: "revocation",
   apiKey: ADMIN_KEY,
-  setUp: async () => ({}),
-  tearDown: async () => {},
 });
 
 describe.runIf(testDriver() === "postgres")("two API processes on one PostgreSQL", () => {

@@ -57,14 +57,15 @@ export async function startApiProcess(
 export function apiProcessesPerFile(options: {
   name: string;
   apiKey: string;
-  setUp: () => Promise<Record<string, string>>;
-  tearDown: () => Promise<void>;
+  /** Absent: the processes need nothing started first (no chain). */
+  setUp?: () => Promise<Record<string, string>>;
+  tearDown?: () => Promise<void>;
 }) {
   const env: Record<string, string> = {};
   let dataDir: string | undefined;
   let database: ThrowAwayDatabase | undefined;
   beforeAll(async () => {
-    const settings = await options.setUp();
+    const settings = (await options.setUp?.()) ?? {};
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `api-${options.name}-`));
     database = testDriver() === "postgres" ? await createPostgresDatabase() : undefined;
     Object.assign(env, {
@@ -80,7 +81,7 @@ export function apiProcessesPerFile(options: {
   }, 120_000);
   afterAll(async () => {
     killAllProcesses();
-    await options.tearDown();
+    await options.tearDown?.();
     await database?.drop();
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });

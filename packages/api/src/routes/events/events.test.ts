@@ -14,11 +14,12 @@ const { confirmedCollectible, confirmedClaim } = confirmedObjects(t, org);
 
 describe("GET /events", () => {
   it(
-    "lists every event once in order across cursor pages, each as its webhook delivered it",
+    "lists every event once in order across cursor pages, the collectible's before its claims'",
     async () => {
       const collectibleId = await confirmedCollectible("Fed");
+      const claimIds: string[] = [];
       for (const name of ["fed-a", "fed-b", "fed-c"]) {
-        await confirmedClaim(collectibleId, `${name}@example.com`);
+        claimIds.push(await confirmedClaim(collectibleId, `${name}@example.com`));
       }
       const seen: { id: string; type: string; timestamp: string; data: { id: string } }[] = [];
       let cursor: string | undefined;
@@ -32,10 +33,13 @@ describe("GET /events", () => {
       expect(new Set(seen.map((e) => e.id)).size).toBe(seen.length);
       const timestamps = seen.map((e) => e.timestamp);
       expect([...timestamps].sort()).toEqual(timestamps);
-      const ours = seen.filter((e) => e.data?.id === collectibleId || e.type === "claim.confirmed");
-      expect(
-        ours.some((e) => e.type === "collectible.confirmed" && e.data.id === collectibleId),
-      ).toBe(true);
+      const ours = seen
+        .filter((e) => e.data?.id === collectibleId || claimIds.includes(e.data?.id))
+        .map((e) => `${e.type} ${e.data.id}`);
+      expect(ours).toEqual([
+        `collectible.confirmed ${collectibleId}`,
+        ...claimIds.map((id) => `claim.confirmed ${id}`),
+      ]);
       // Polling again from the last cursor gives nothing new, and keeps the cursor.
       const again = await t.call("GET", `/events?after=${cursor}`);
       expect(again.body).toEqual({ data: [], next_cursor: cursor });
@@ -96,16 +100,20 @@ describe("GET /events", () => {
     async () => {
       const other = await t.call("POST", "/organizations", { json: { name: "Elsewhere" } });
       const key = await t.createKey(other.body.data.id);
+      const ownId = await confirmedCollectible("Elsewhere's own", other.body.data.id);
       const collectibleId = await confirmedCollectible("Private to Hooked");
-      await until("the collectible's event", async () => {
+      await until("both collectibles' events", async () => {
         const all = await t.call("GET", "/events?limit=100");
-        return all.body.data.some((e: { data: { id: string } }) => e.data?.id === collectibleId)
-          ? true
-          : undefined;
+        const ids = all.body.data.map((e: { data: { id: string } }) => e.data?.id);
+        return ids.includes(collectibleId) && ids.includes(ownId) ? true : undefined;
       });
       const theirs = await t.call("GET", "/events?limit=100", { key });
       expect(theirs.status).toBe(200);
-      expect(theirs.body.data).toEqual([]);
+      expect(
+        theirs.body.data.map(
+          (e: { type: string; data: { id: string } }) => `${e.type} ${e.data.id}`,
+        ),
+      ).toEqual([`collectible.confirmed ${ownId}`]);
     },
     TIMEOUT,
   );
