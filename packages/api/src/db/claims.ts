@@ -1,8 +1,9 @@
 /** Claim queries, within the caller's organization scope (through the claim's collectible). */
 import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Queryable } from "./client.ts";
+import type { Presentable, Shown } from "./pageRows.ts";
 import { preparedOnce } from "./prepared.ts";
-import { listOf, type PreparableRows } from "./readers.ts";
+import { listOf } from "./readers.ts";
 import { claims, collectibles, users } from "./schema.ts";
 import { type Scope, visibleClaim, visibleCollectible } from "./scope.ts";
 
@@ -10,9 +11,12 @@ export type ClaimRow = typeof claims.$inferSelect;
 export type NewClaim = typeof claims.$inferInsert;
 
 export interface ClaimWithOrganization {
-  claim: ClaimRow;
+  claim: Presentable<ClaimRow>;
   organizationId: string;
 }
+
+/** A claim as a page reads it. */
+type ListedClaim = { claim: Shown<ClaimRow>; organizationId: string };
 
 export async function findClaim(
   q: Queryable,
@@ -43,14 +47,11 @@ export const listClaims = listOf(
     holder_wallet_address: (address) =>
       sql`lower(coalesce(${claims.heldBy}, ${claims.mintedTo})) = lower(${address})`,
   },
-  (q, ids): PreparableRows<ClaimWithOrganization> =>
-    q
-      .select({ claim: claims, organizationId: collectibles.organizationId })
-      .from(claims)
-      .innerJoin(collectibles, eq(collectibles.id, claims.collectibleId))
-      .where(ids)
-      .orderBy(asc(claims.createdAt), asc(claims.id)),
-  (row) => row.claim,
+  {
+    fields: { claim: claims, organizationId: collectibles.organizationId },
+    join: (page) => page.innerJoin(collectibles, eq(collectibles.id, claims.collectibleId)),
+    positionOf: (row: ListedClaim) => row.claim,
+  },
 );
 
 /** Whether this person (the holder, or anyone with the holder's email) has a claim that did not fail. */

@@ -78,10 +78,11 @@ async function openPostgres(url: string, poolSize = 10, migrate: boolean): Promi
   // The API's tables live in `public` (its migrations name it). PostgreSQL's default search_path
   // starts with a schema named after the role, which may exist (the indexer's default schema is
   // `collectibles`, like the role the docs create): unqualified names would land there.
+  // Times in UTC: a list page reads them as text (pageRows.ts), already in the answer's form.
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
-    options: "-c search_path=public",
+    options: "-c search_path=public -c TimeZone=UTC",
   });
   // An idle client that loses its connection must not crash the process; the next query retries.
   pool.on("error", () => {});

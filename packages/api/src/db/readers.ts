@@ -10,16 +10,18 @@ import {
   asc,
   type Column,
   eq,
+  getTableColumns,
   getTableName,
   inArray,
   type Placeholder,
   type SQL,
   sql,
 } from "drizzle-orm";
-import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import type { PgColumn, PgSelect, PgTable, SelectedFields } from "drizzle-orm/pg-core";
 import { encodeCursor, type ListPosition } from "../lib/cursor.ts";
 import type { Queryable } from "./client.ts";
 import { countRows, type ListCounts, listKey } from "./listCounts.ts";
+import { type PageFields, type PageStatement, pageStatement, type Shown } from "./pageRows.ts";
 import { offsetOf, type PageRequest } from "./pagination.ts";
 import { preparedOnce } from "./prepared.ts";
 import type { Scope } from "./scope.ts";
@@ -39,43 +41,39 @@ type Filter = Column | ((value: SQL | Placeholder) => SQL);
 
 type ListedTable = PgTable & { id: PgColumn; createdAt: PgColumn; updatedAt: PgColumn };
 
-/** A query built once and run many times with different values (a named prepared statement). */
-interface Statement<Row> {
-  execute(values: Record<string, unknown>): Promise<Row[]>;
+/**
+ * A page that reads more than the table's row: `join` adds tables to the page query, `fields`
+ * is all it selects (the table's columns among them), and `positionOf` finds the table's row in
+ * what it reads, for the next cursor.
+ */
+export interface PageJoin<Row> {
+  fields: PageFields;
+  join(query: PgSelect): PgSelect;
+  positionOf(row: Row): ListPosition;
 }
-/** What `rowsOf` answers: a query that can be prepared (a Drizzle select, not yet run). */
-export type PreparableRows<Row> = { prepare(name: string): Statement<Row> };
 
 const p = (name: string) => sql.placeholder(name);
 
 /**
  * The list of `table`: rows the scope sees (`visible`), narrowed by the query's `filters`. The
- * page's rows are the table's, unless `rowsOf` reads them otherwise (a join; `positionOf` then
- * finds the table's row in one, for the next cursor).
+ * page's rows are the table's (as shown: `pageRows.ts`), or what `pageJoin` reads.
  *
  * A page's query is built and prepared once per shape (which filters, a cursor or not, scoped or
  * not) and database, then only run with its values: building it, and PostgreSQL planning it,
  * cost more than reading the hundred rows did.
  */
-export function listOf<T extends ListedTable, Row = T["$inferSelect"]>(
+export function listOf<T extends ListedTable, Row = Shown<T["$inferSelect"]>>(
   table: T,
   visible: (scope: Scope) => SQL | undefined,
   filters: Record<string, Filter>,
-  rowsOf?: (q: Queryable, ids: SQL) => PreparableRows<Row>,
-  positionOf: (row: Row) => ListPosition = (row) => row as ListPosition,
+  pageJoin?: PageJoin<Row>,
 ) {
   const order = [asc(table.createdAt), asc(table.id)];
   const tableName = getTableName(table);
-  const readRows =
-    rowsOf ??
-    ((q: Queryable, ids: SQL) =>
-      q
-        .select()
-        .from(table as PgTable)
-        .where(ids)
-        .orderBy(...order) as unknown as PreparableRows<Row>);
+  const fields = pageJoin?.fields ?? getTableColumns(table);
+  const positionOf = pageJoin?.positionOf ?? ((row: Row) => row as ListPosition);
   /** The page query of one shape, its values as placeholders named after the query's fields. */
-  const prepare = (q: Queryable, shape: ListShape, name: string): Statement<Row> => {
+  const prepare = (q: Queryable, shape: ListShape, name: string): PageStatement<Row> => {
     const scope = { organizationId: shape.scoped ? (p("scope") as unknown as string) : null };
     const ids = q
       .select({ id: table.id })
@@ -92,7 +90,14 @@ export function listOf<T extends ListedTable, Row = T["$inferSelect"]>(
       .orderBy(...order)
       .limit(p("limit"))
       .offset(p("offset"));
-    return readRows(q, inArray(table.id, ids)).prepare(name);
+    const from = q
+      .select(fields as SelectedFields)
+      .from(table as PgTable)
+      .$dynamic();
+    const rows = (pageJoin ? pageJoin.join(from) : from)
+      .where(inArray(table.id, ids))
+      .orderBy(...order);
+    return pageStatement(q, name, rows, fields);
   };
 
   return async (
@@ -121,7 +126,7 @@ export function listOf<T extends ListedTable, Row = T["$inferSelect"]>(
       ...Object.fromEntries(shape.filters.map((name) => [name, given[name]])),
       scope: scope.organizationId,
       updated_since: given.updated_since,
-      after_at: cursor?.createdAt.toISOString(),
+      after_at: cursor?.createdAt,
       after_id: cursor?.id,
       limit: query.limit,
       offset: offsetOf(query),

@@ -3,14 +3,15 @@
  * client as an opaque string (base64url of `<ISO time>|<uuid>`) and read back from `?cursor=`.
  */
 export interface ListPosition {
-  createdAt: Date;
+  /** ISO 8601, as the row's `created_at` is shown. */
+  createdAt: string;
   id: string;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function encodeCursor({ createdAt, id }: ListPosition): string {
-  return Buffer.from(`${createdAt.toISOString()}|${id}`).toString("base64url");
+  return Buffer.from(`${createdAt}|${id}`).toString("base64url");
 }
 
 /** The position a cursor names, or undefined when it is not one this API gave. */
@@ -20,7 +21,7 @@ export function decodeCursor(cursor: string): ListPosition | undefined {
   if (rest.length > 0 || !time || !id || !UUID.test(id)) return undefined;
   const createdAt = new Date(time);
   if (Number.isNaN(createdAt.getTime()) || createdAt.toISOString() !== time) return undefined;
-  return { createdAt, id };
+  return { createdAt: time, id };
 }
 
 /** The event feed's cursor: base64url of `event:<position>`, the last event a reader has. */

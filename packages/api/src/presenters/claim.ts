@@ -1,13 +1,15 @@
 /** A claim, with what the chain says of its token, as the API answers it. */
+
 import { tokenIdHex } from "@collectibles/contracts";
 import type { ClaimRow } from "../db/claims.ts";
+import type { Presentable } from "../db/pageRows.ts";
 import type { Claim } from "../schemas/claims.ts";
 import type { z } from "../schemas/zod.ts";
 import type { PresentContext } from "./context.ts";
 import { timestampsOf } from "./fields.ts";
 
 export interface ClaimView {
-  row: ClaimRow;
+  row: Presentable<ClaimRow>;
   /** Who holds the token now (follows transfers); the minted-to address until indexed. */
   holderAddress: string;
   /** The organization's user holding it now, or null for an outside address. */

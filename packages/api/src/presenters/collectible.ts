@@ -1,5 +1,7 @@
 /** A collectible row, with its on-chain claimed count, as the API answers it. */
+
 import type { CollectibleRow } from "../db/collectibles.ts";
+import type { Presentable } from "../db/pageRows.ts";
 import { imageUrls } from "../images/storeImage.ts";
 import type { Collectible } from "../schemas/collectibles.ts";
 import type { z } from "../schemas/zod.ts";
@@ -7,7 +9,7 @@ import type { PresentContext } from "./context.ts";
 import { snakeCased, timestampsOf } from "./fields.ts";
 
 export interface CollectibleView {
-  row: CollectibleRow;
+  row: Presentable<CollectibleRow>;
   /** Tokens minted so far (the indexer's count, or the API's records when it is down). */
   claimedCount: number;
   /** Claims accepted and not yet confirmed. */

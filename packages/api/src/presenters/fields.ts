@@ -26,7 +26,13 @@ function snakeCaseOf(key: string): string {
   return name;
 }
 
-/** `created_at` and `updated_at`: ISO 8601, UTC, milliseconds. */
-export function timestampsOf(row: { createdAt: Date; updatedAt: Date }) {
-  return { created_at: row.createdAt.toISOString(), updated_at: row.updatedAt.toISOString() };
+/**
+ * `created_at` and `updated_at`: ISO 8601, UTC, milliseconds. A list page reads them as that
+ * text already (db/pageRows.ts); other reads have Dates.
+ */
+export function timestampsOf(row: { createdAt: Date | string; updatedAt: Date | string }) {
+  return { created_at: isoOf(row.createdAt), updated_at: isoOf(row.updatedAt) };
 }
+
+const isoOf = (moment: Date | string) =>
+  typeof moment === "string" ? moment : moment.toISOString();

@@ -1,5 +1,7 @@
 /** An organization row as the API answers it. */
+
 import type { OrganizationRow } from "../db/organizations.ts";
+import type { Presentable } from "../db/pageRows.ts";
 import { imageUrls } from "../images/storeImage.ts";
 import type { Organization } from "../schemas/organizations.ts";
 import type { z } from "../schemas/zod.ts";
@@ -7,7 +9,7 @@ import type { PresentContext } from "./context.ts";
 import { snakeCased, timestampsOf } from "./fields.ts";
 
 export interface OrganizationView {
-  row: OrganizationRow;
+  row: Presentable<OrganizationRow>;
 }
 
 export function presentOrganization(

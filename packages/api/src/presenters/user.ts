@@ -1,4 +1,5 @@
 /** A user row as the API answers it. */
+import type { Presentable } from "../db/pageRows.ts";
 import type { UserRow } from "../db/users.ts";
 import type { User } from "../schemas/users.ts";
 import type { z } from "../schemas/zod.ts";
@@ -7,7 +8,7 @@ import { snakeCased, timestampsOf } from "./fields.ts";
 
 /** A user with its count of confirmed claims. */
 export interface UserView {
-  row: UserRow;
+  row: Presentable<UserRow>;
   claimedCount: number;
 }
 

@@ -63,7 +63,7 @@ describe("cursor pagination", () => {
     const bad = await t.call("GET", "/organizations?cursor=not-a-cursor");
     expect(bad.status).toBe(400);
     expect(bad.body.error.details[0]).toMatchObject({ field: "cursor", code: "invalid_cursor" });
-    const cursor = encodeCursor({ createdAt: new Date(), id: crypto.randomUUID() });
+    const cursor = encodeCursor({ createdAt: new Date().toISOString(), id: crypto.randomUUID() });
     const both = await t.call("GET", `/organizations?page=2&cursor=${cursor}`);
     expect(both.status).toBe(400);
     expect(both.body.error.details[0]).toMatchObject({ field: "cursor", code: "page_and_cursor" });

@@ -7,10 +7,12 @@
  * confirmed claims (confirmed means the indexer has the mint). Only a claim confirmed before the
  * API stored editions still asks the indexer.
  */
+
 import { getAddress } from "viem";
 import type { ClaimWithOrganization } from "../db/claims.ts";
 import { claimCounts, usersByWallet } from "../db/claims.ts";
 import type { CollectibleRow } from "../db/collectibles.ts";
+import type { Presentable } from "../db/pageRows.ts";
 import type { AppDeps } from "../deps.ts";
 import type { ClaimView } from "../presenters/claim.ts";
 import type { CollectibleView } from "../presenters/collectible.ts";
@@ -21,7 +23,7 @@ import type { CollectibleView } from "../presenters/collectible.ts";
  */
 export async function withClaimCounts(
   deps: AppDeps,
-  rows: CollectibleRow[],
+  rows: Presentable<CollectibleRow>[],
 ): Promise<CollectibleView[]> {
   const ids = rows.filter((row) => row.status === "confirmed").map((row) => row.id);
   const claimed = await claimCounts(deps.db, "collectible", ids, "confirmed");

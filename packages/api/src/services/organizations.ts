@@ -9,6 +9,7 @@
  * - DELETE deactivates; an organization with active sub-organizations or users cannot be
  *   deleted (409).
  */
+
 import type { Transaction } from "../db/client.ts";
 import type { IdempotentWrite } from "../db/idempotencyKeys.ts";
 import {
@@ -20,6 +21,7 @@ import {
   type OrganizationRow,
   organizationContents,
 } from "../db/organizations.ts";
+import type { Presentable } from "../db/pageRows.ts";
 import { deactivateRecord, insertRecord, updateRecord } from "../db/records.ts";
 import { organizations } from "../db/schema.ts";
 import type { Scope } from "../db/scope.ts";
@@ -46,7 +48,7 @@ type Files = Partial<Record<string, Buffer>>;
 const organizationReads = reads(
   "organization",
   { list: listOrganizations, find: findOrganization },
-  async (_deps: RouteDeps, rows: OrganizationRow[]) => rows.map((row) => ({ row })),
+  async (_deps: RouteDeps, rows: Presentable<OrganizationRow>[]) => rows.map((row) => ({ row })),
 );
 export const { list, get } = organizationReads;
 

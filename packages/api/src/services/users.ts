@@ -9,9 +9,11 @@
  * - claimed_count counts the user's confirmed claims.
  * - DELETE deactivates; the user answers 404 afterwards and its email may be used again.
  */
+
 import { claimCounts } from "../db/claims.ts";
 import type { IdempotentWrite } from "../db/idempotencyKeys.ts";
 import { findOrganization } from "../db/organizations.ts";
+import type { Presentable } from "../db/pageRows.ts";
 import { deactivateRecord, insertRecord, updateRecord } from "../db/records.ts";
 import { users } from "../db/schema.ts";
 import type { Scope } from "../db/scope.ts";
@@ -25,7 +27,7 @@ import type { z } from "../schemas/zod.ts";
 import { reads, viewOf } from "./reads.ts";
 import { changesOf, inTransaction } from "./writes.ts";
 
-async function withCounts(deps: RouteDeps, rows: UserRow[]): Promise<UserView[]> {
+async function withCounts(deps: RouteDeps, rows: Presentable<UserRow>[]): Promise<UserView[]> {
   const ids = rows.map((row) => row.id);
   const counts = await claimCounts(deps.db, "holder", ids, "confirmed");
   return rows.map((row) => ({ row, claimedCount: counts.get(row.id) ?? 0 }));

@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../test/testDatabase.ts";
+import { ListCounts } from "./listCounts.ts";
+import { findOrganization, listOrganizations } from "./organizations.ts";
+import { isoTime } from "./pageRows.ts";
+import { organizations } from "./schema.ts";
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(() => database.close());
+
+const everything = { organizationId: null };
+const imageKeys = { original: "o", large: "l", medium: "m", small: "s", thumb: "t" };
+
+it("shows every row of a page as a single read shows it, times at each number of millisecond digits", async () => {
+  const times = [
+    "2026-01-02T03:04:05.000Z",
+    "2026-01-02T03:04:05.100Z",
+    "2026-01-02T03:04:05.120Z",
+    "2026-01-02T03:04:05.123Z",
+    "0999-12-31T23:59:59.999Z",
+  ];
+  await database.db.insert(organizations).values(
+    times.map((time, index) => ({
+      name: `Org ${index}`,
+      walletIndex: 900 + index,
+      walletAddress: `0x${String(index).padStart(40, "0")}`,
+      logo: index === 0 ? imageKeys : null,
+      createdAt: new Date(time),
+      updatedAt: new Date(time),
+    })),
+  );
+
+  const page = await listOrganizations(
+    database.db,
+    everything,
+    { page: 1, limit: 10 },
+    new ListCounts(),
+  );
+
+  expect(page.rows.map((row) => row.createdAt)).toEqual([...times].sort());
+  for (const listed of page.rows) {
+    const found = await findOrganization(database.db, listed.id, everything);
+    if (!found) throw new Error(`organization ${listed.id} not found`);
+    expect(listed).toEqual({
+      ...found,
+      createdAt: found.createdAt.toISOString(),
+      updatedAt: found.updatedAt.toISOString(),
+    });
+  }
+});
+
+it("reads a time in another time zone, or without milliseconds, as the same moment", () => {
+  expect(isoTime("2026-11-26 01:26:04.5+01")).toBe("2026-11-26T00:26:04.500Z");
+  expect(isoTime("2026-11-26 05:56:04.25+05:30")).toBe("2026-11-26T00:26:04.250Z");
+  expect(isoTime("2026-11-26 00:26:04+00")).toBe("2026-11-26T00:26:04.000Z");
+});
