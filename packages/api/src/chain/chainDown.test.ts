@@ -13,6 +13,7 @@ import {
   startChainStack,
   startCuttableProxy,
 } from "../test/chainStack.ts";
+import { confirmedObjects } from "../test/confirmedObjects.ts";
 import { burst, faultRandom, until as untilDeadline } from "../test/faults.ts";
 import { type CallResult, startTestApp, type TestApp } from "../test/testApp.ts";
 
@@ -42,19 +43,6 @@ async function get(path: string) {
   const res = await t.call("GET", path);
   if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}`);
   return res.body;
-}
-
-async function confirmedCollectible(name: string, total_count: number): Promise<string> {
-  const org = (await t.call("POST", "/organizations", { json: { name } })).body.data;
-  const res = await t.call("POST", "/collectibles", {
-    json: { organization_id: org.id, name, total_count },
-  });
-  expect([201, 202], JSON.stringify(res.body)).toContain(res.status);
-  await until(`collectible ${name} confirmed`, async () => {
-    const now = await t.call("GET", `/collectibles/${res.body.data.id}`);
-    return now.body.data.status === "confirmed" ? true : undefined;
-  });
-  return res.body.data.id;
 }
 
 /**
@@ -93,7 +81,10 @@ const checksOf = (ready: CallResult) =>
  */
 async function faultyBurstPlan(label: string, collectibleName: string, count: number) {
   const random = faultRandom(label);
-  const collectibleId = await confirmedCollectible(collectibleName, count + 50);
+  const org = (await t.call("POST", "/organizations", { json: { name: label } })).body.data;
+  const collectibleId = await confirmedObjects(t, org).confirmedCollectible(collectibleName, {
+    totalCount: count + 50,
+  });
   const [beginAfter, endAfter] = random.distinctInts(2, 5, count);
   return { seed: random.seed, collectibleId, beginAfter, endAfter };
 }

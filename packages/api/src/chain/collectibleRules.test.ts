@@ -4,40 +4,23 @@
  * and database.
  */
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ChainStack, startChainStack } from "../test/chainStack.ts";
+import { describe, expect, it } from "vitest";
+import { confirmedObjects } from "../test/confirmedObjects.ts";
 import { until } from "../test/faults.ts";
+import { chainAppPerFile } from "../test/perFile.ts";
 import { expect400Naming } from "../test/refusals.ts";
-import { startTestApp, type TestApp } from "../test/testApp.ts";
 
 const TIMEOUT = 120_000;
 
-let stack: ChainStack;
-let t: TestApp;
-let org: { id: string };
+// A claim held back by the chain answers 202 after a second instead of waiting a minute.
+const { t, stack, org } = chainAppPerFile({
+  organization: "Counting Co",
+  env: { CONFIRM_TIMEOUT_MS: "1000" },
+});
+const { confirmedCollectible } = confirmedObjects(t, org);
 
 const rpc = (method: string, params: unknown[] = []) =>
   stack.client.request({ method, params } as never) as Promise<unknown>;
-
-beforeAll(async () => {
-  stack = await startChainStack();
-  // A claim held back by the chain answers 202 after a second instead of waiting a minute.
-  t = await startTestApp({ env: { ...stack.env, CONFIRM_TIMEOUT_MS: "1000" } });
-  org = (await t.call("POST", "/organizations", { json: { name: "Counting Co" } })).body.data;
-}, 120_000);
-
-afterAll(async () => {
-  await t?.close();
-  await stack?.stop();
-});
-
-async function confirmedCollectible(total: number): Promise<string> {
-  const res = await t.call("POST", "/collectibles", {
-    json: { organization_id: org.id, name: "Counted", total_count: total },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.data.id;
-}
 
 async function claimByEmail(collectibleId: string, email: string) {
   return t.call("POST", "/claims", { json: { collectible_id: collectibleId, email } });
@@ -54,7 +37,7 @@ describe("counts while claims are in flight", () => {
   it(
     "never offers a place a pending claim holds: available_count reaches 0 exactly when POST answers sold_out",
     async () => {
-      const collectibleId = await confirmedCollectible(3);
+      const collectibleId = await confirmedCollectible("Counted", { totalCount: 3 });
       await rpc("evm_setAutomine", [false]);
       try {
         for (const [i, email] of ["a@count.example", "b@count.example"].entries()) {
@@ -98,7 +81,7 @@ describe("one claim per person", () => {
   it(
     "refuses a second claim by the same email after the user was deleted and created again",
     async () => {
-      const collectibleId = await confirmedCollectible(5);
+      const collectibleId = await confirmedCollectible("Counted", { totalCount: 5 });
       const email = "once@count.example";
       const first = await claimByEmail(collectibleId, email);
       expect(first.status, JSON.stringify(first.body)).toBe(201);
@@ -119,7 +102,7 @@ describe("one claim per person", () => {
 
       expect(await countsOf(collectibleId)).toMatchObject({ claimed_count: 1, available_count: 4 });
       // The rule is per collectible: the same person still claims another one.
-      const other = await confirmedCollectible(1);
+      const other = await confirmedCollectible("Counted", { totalCount: 1 });
       expect((await claimByEmail(other, email)).status).toBe(201);
     },
     TIMEOUT,

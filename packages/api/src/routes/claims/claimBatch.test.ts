@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { claimedOnChain } from "../../test/agreement.ts";
+import { confirmedObjects } from "../../test/confirmedObjects.ts";
 import { until } from "../../test/faults.ts";
 import { chainAppPerFile } from "../../test/perFile.ts";
 
@@ -15,13 +16,7 @@ const { t, stack, org } = chainAppPerFile({
   env: { CONFIRM_TIMEOUT_MS: "60000" },
 });
 
-async function confirmedCollectible(total: number): Promise<string> {
-  const res = await t.call("POST", "/collectibles", {
-    json: { organization_id: org.id, name: "Batched", total_count: total },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.data.id;
-}
+const { confirmedCollectible } = confirmedObjects(t, org);
 
 const batch = (items: unknown[], headers?: Record<string, string>) =>
   t.call("POST", "/claims/batch", { json: { items }, headers });
@@ -30,7 +25,7 @@ describe("POST /claims/batch", () => {
   it(
     "answers one result per item: created, already claimed, unknown collectible, sold out",
     async () => {
-      const id = await confirmedCollectible(3);
+      const id = await confirmedCollectible("Batched", { totalCount: 3 });
       const res = await batch([
         { collectible_id: id, email: "a@batch.example", external_id: "first" },
         { collectible_id: id, email: "a@batch.example" },
@@ -65,7 +60,7 @@ describe("POST /claims/batch", () => {
   it(
     "gives exactly 100 claims for 150 items over two batches for a supply of 100",
     async () => {
-      const id = await confirmedCollectible(100);
+      const id = await confirmedCollectible("Batched", { totalCount: 100 });
       const items = Array.from({ length: 150 }, (_, i) => ({
         collectible_id: id,
         email: `holder-${i}@batch.example`,
@@ -95,7 +90,7 @@ describe("POST /claims/batch", () => {
   it(
     "answers a retry with the same Idempotency-Key with the first answer, creating nothing more",
     async () => {
-      const id = await confirmedCollectible(5);
+      const id = await confirmedCollectible("Batched", { totalCount: 5 });
       const items = [
         { collectible_id: id, email: "once@batch.example" },
         { collectible_id: id, email: "twice@batch.example" },

@@ -100,7 +100,9 @@ describe("GET /events", () => {
     async () => {
       const other = await t.call("POST", "/organizations", { json: { name: "Elsewhere" } });
       const key = await t.createKey(other.body.data.id);
-      const ownId = await confirmedCollectible("Elsewhere's own", other.body.data.id);
+      const ownId = await confirmedCollectible("Elsewhere's own", {
+        organizationId: other.body.data.id,
+      });
       const collectibleId = await confirmedCollectible("Private to Hooked");
       await until("both collectibles' events", async () => {
         const all = await t.call("GET", "/events?limit=100");
