@@ -28,9 +28,12 @@ export function flowHelpers(t: TestApp, org: { id: string }) {
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       return dataEnvelope(Collectible).parse(res.body).data;
     },
-    async createUser(email: string) {
-      const res = await t.call("POST", "/users", { json: { organization_id: org.id, email } });
-      expect(res.status).toBe(201);
+    /** A user of the organization: with a wallet of their own when given, else one it derives. */
+    async createUser(email: string, wallet?: Address) {
+      const res = await t.call("POST", "/users", {
+        json: { organization_id: org.id, email, ...(wallet ? { wallet_address: wallet } : {}) },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
       return res.body.data as { id: string; wallet_address: Address };
     },
   };

@@ -11,11 +11,13 @@ import { expect, it } from "vitest";
 import { chainAccounts, devAccount } from "../test/chainAccounts.ts";
 import { until } from "../test/faults.ts";
 import { chainAppPerFile, webhookReceiverPerFile } from "../test/perFile.ts";
+import { flowHelpers } from "./chainFlow.testkit.ts";
 
 const { t, stack, org } = chainAppPerFile({
   organization: "Movers",
   env: { WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: "1", WEBHOOK_RETRY_BASE_MS: "500" },
 });
+const { createCollectible, createUser } = flowHelpers(t, org);
 
 const receiver = webhookReceiverPerFile();
 
@@ -24,14 +26,6 @@ const first = devAccount(17);
 const second = devAccount(18);
 const outsider = devAccount(19);
 const orderedHolder = devAccount(16);
-
-async function userWithWallet(email: string, wallet: Address): Promise<string> {
-  const res = await t.call("POST", "/users", {
-    json: { organization_id: org.id, email, wallet_address: wallet },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.data.id;
-}
 
 /** Account `fromIndex` sends the token to `to` with the standard ERC-1155 call. */
 async function transfer(fromIndex: number, to: Address, tokenId: string) {
@@ -53,13 +47,17 @@ const claimsHeldBy = async (address: string) => {
   return res.body.data.map((claim: { id: string }) => claim.id) as string[];
 };
 
+/** Every delivery to `/<path>` about `claimId` (each attempt), oldest first. */
+const deliveriesAbout = (path: string, claimId: string) =>
+  receiver.deliveries.filter(
+    (d) => d.path === `/${path}` && JSON.parse(d.body).data?.id === claimId,
+  );
+
 /** The claim.transferred deliveries about `claimId`, verified, oldest first. */
-function transfersDelivered(secret: string, claimId: string) {
-  return receiver.deliveries
-    .filter((d) => d.path === "/moves")
-    .map((d) => new Verifier(secret).verify(d.body, d.headers) as { type: string; data: never })
-    .filter((e: { data: { id: string } }) => e.data.id === claimId);
-}
+const transfersDelivered = (secret: string, claimId: string) =>
+  deliveriesAbout("moves", claimId).map(
+    (d) => new Verifier(secret).verify(d.body, d.headers) as { type: string; data: never },
+  );
 
 it("follows a token its holder sends on: filters find it at the new holder and a claim.transferred goes out per move", async () => {
   const hook = await t.call("POST", "/webhooks", {
@@ -67,14 +65,11 @@ it("follows a token its holder sends on: filters find it at the new holder and a
   });
   expect(hook.status).toBe(201);
   const secret: string = hook.body.data.secret;
-  const firstId = await userWithWallet("first@example.com", first.address);
-  const secondId = await userWithWallet("second@example.com", second.address);
-  const collectible = await t.call("POST", "/collectibles", {
-    json: { organization_id: org.id, name: "Passed on", total_count: 5 },
-  });
-  expect(collectible.status).toBe(201);
+  const { id: firstId } = await createUser("first@example.com", first.address);
+  const { id: secondId } = await createUser("second@example.com", second.address);
+  const collectible = await createCollectible({ name: "Passed on", total_count: 5 });
   const claimed = await t.call("POST", "/claims", {
-    json: { collectible_id: collectible.body.data.id, holder_id: firstId },
+    json: { collectible_id: collectible.id, holder_id: firstId },
   });
   expect(claimed.status, JSON.stringify(claimed.body)).toBe(201);
   const claim = claimed.body.data;
@@ -124,24 +119,20 @@ it("sends one claim's messages in order: its transfer waits until its confirmati
     json: { url: `${receiver.url}/ordered`, event_types: ["claim.confirmed", "claim.transferred"] },
   });
   expect(hook.status).toBe(201);
-  const holderId = await userWithWallet("ordered@example.com", orderedHolder.address);
-  const collectible = await t.call("POST", "/collectibles", {
-    json: { organization_id: org.id, name: "In order", total_count: 5 },
-  });
+  const holder = await createUser("ordered@example.com", orderedHolder.address);
+  const collectible = await createCollectible({ name: "In order", total_count: 5 });
   // The receiver refuses the first three deliveries (retried after ~0.5, 1 and 2 s): the token
   // moves meanwhile, and its message must wait behind the confirmation.
   let refused = 0;
   receiver.answer = (d) => (d.path === "/ordered" && refused++ < 3 ? 500 : 200);
   const claimed = await t.call("POST", "/claims", {
-    json: { collectible_id: collectible.body.data.id, holder_id: holderId },
+    json: { collectible_id: collectible.id, holder_id: holder.id },
   });
-  expect(claimed.status).toBe(201);
+  expect(claimed.status, JSON.stringify(claimed.body)).toBe(201);
   const claim = claimed.body.data;
   await transfer(16, outsider.address, claim.token_id);
   const received = await until("both messages delivered", async () => {
-    const about = receiver.deliveries
-      .filter((d) => d.path === "/ordered" && JSON.parse(d.body).data.id === claim.id)
-      .map((d) => JSON.parse(d.body).type as string);
+    const about = deliveriesAbout("ordered", claim.id).map((d) => JSON.parse(d.body).type);
     return about.includes("claim.transferred") ? about : undefined;
   });
   // Every attempt at the confirmation (three refused, one accepted) came before the transfer.
