@@ -331,7 +331,9 @@ export function listBenchmark(options: ListBenchmarkOptions): Benchmark {
       const s = settings();
       return {
         description:
-          `${options.seedDescription}, inserted in bulk through the API's database module. Each ` +
+          `${options.seedDescription}, inserted in bulk through the API's database module by a ` +
+          "process of its own before the API opens the database, as a production API finds its " +
+          "data. Each " +
           `measurement: autocannon in a second process, ${s.connections} connections, ` +
           `${s.warmupSeconds} s warm-up then ${s.durationSeconds} s, against the real app ` +
           "(createApp: Basic auth with an API key, per-key rate limit, request logging at info, " +

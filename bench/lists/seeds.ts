@@ -1,5 +1,5 @@
 /**
- * Seeding functions for the list benchmark, run inside the API server process (`server.ts`)
+ * Seeding functions for the list benchmark, run in a process of their own (`server.ts seed`)
  * straight through the API's database module: bulk SQL, not HTTP, so 100,000 rows take seconds.
  * A seed is named on the command line.
  */

@@ -3,6 +3,10 @@
  *
  *   api <pglite|postgres> <seed> <rows>   the real app (createApp) over a seeded database, on a
  *                                          local chain with the indexer running, as in production
+ *   seed <pglite|postgres> <seed> <rows> <url or folder>
+ *                                          fills the database the api mode opens next, in a
+ *                                          process of its own: a production API opens data that
+ *                                          exists, it does not hold what bulk-loading it took
  *   bare-http <bodyFile>                   node:http answering a fixed JSON body
  *   bare-express <bodyFile>                Express answering the same body
  *
@@ -73,6 +77,44 @@ async function chainAndIndexer(): Promise<Record<string, string>> {
   return stack.env;
 }
 
+/** The database the seed mode fills and the api mode serves. */
+async function openBenchDatabase(driver: string, where: string) {
+  const { openDatabase } = await import("@collectibles/api/embed");
+  return driver === "postgres"
+    ? openDatabase({ driver: "postgres", url: where, poolSize: 10 })
+    : openDatabase({ driver: "pglite", dataDir: where });
+}
+
+async function seedDatabase(driver: string, seedName: string, rows: number, where: string) {
+  const { seeds } = await import("./seeds.ts");
+  const seed = seeds[seedName];
+  if (!seed) throw new Error(`unknown seed ${seedName}; known: ${Object.keys(seeds).join(", ")}`);
+  const database = await openBenchDatabase(driver, where);
+  try {
+    report({ seeded: await seed(database.db, rows) });
+  } finally {
+    await database.close();
+  }
+}
+
+/** Runs the seed mode in a child process and answers what it seeded. */
+async function seedInOwnProcess(args: string[]): Promise<Record<string, number>> {
+  const { fork } = await import("node:child_process");
+  const child = fork(import.meta.filename, ["seed", ...args], {
+    execArgv: process.execArgv,
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  let seeded: Record<string, number> | undefined;
+  let failure: string | undefined;
+  child.on("message", (message: Record<string, unknown>) => {
+    if (message.error) failure = String(message.error);
+    else seeded = message.seeded as Record<string, number>;
+  });
+  const code = await new Promise((resolve) => child.once("exit", resolve));
+  if (!seeded) throw new Error(`seeding failed (exit ${code}): ${failure ?? "no report"}`);
+  return seeded;
+}
+
 async function api(driver: string, seedName: string, rows: number): Promise<void> {
   // Imported here, not at the top, so the bare baselines load nothing of the API.
   const {
@@ -81,30 +123,22 @@ async function api(driver: string, seedName: string, rows: number): Promise<void
     createLogger,
     createWallets,
     LocalImageStorage,
-    openDatabase,
     parseEnv,
     startChainServices,
   } = await import("@collectibles/api/embed");
   const { DEV_MNEMONIC: TEST_MNEMONIC } = await import("@collectibles/devkit/chain");
-  const { seeds } = await import("./seeds.ts");
-  const seed = seeds[seedName];
-  if (!seed) throw new Error(`unknown seed ${seedName}; known: ${Object.keys(seeds).join(", ")}`);
-  const postgresUrl = process.env.BENCH_POSTGRES_URL;
   const storageDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-lists-"));
   cleanups.push(async () => fs.rmSync(storageDir, { recursive: true, force: true }));
-  const database =
+  const where =
     driver === "postgres"
-      ? await openDatabase({
-          driver: "postgres",
-          url: await createPostgresDatabase(postgresUrl ?? ""),
-          poolSize: 10,
-        })
+      ? await createPostgresDatabase(process.env.BENCH_POSTGRES_URL ?? "")
       : // In a data folder on disk, as `pnpm start` keeps it (in memory, the table would be RSS).
-        await openDatabase({ driver: "pglite", dataDir: path.join(storageDir, "pglite") });
-  cleanups.unshift(() => database.close());
+        path.join(storageDir, "pglite");
   const started = Date.now();
-  const seeded = await seed(database.db, rows);
+  const seeded = await seedInOwnProcess([driver, seedName, String(rows), where]);
   const seedMs = Date.now() - started;
+  const database = await openBenchDatabase(driver, where);
+  cleanups.unshift(() => database.close());
   const env = parseEnv({
     ...(await chainAndIndexer()),
     NODE_ENV: "production",
@@ -149,7 +183,15 @@ try {
   if (mode === "bare-http") await bareHttp(args[0] ?? "");
   else if (mode === "bare-express") await bareExpress(args[0] ?? "");
   else if (mode === "api") await api(args[0] ?? "pglite", args[1] ?? "users", Number(args[2] ?? 0));
-  else throw new Error(`unknown mode ${mode}`);
+  else if (mode === "seed") {
+    await seedDatabase(
+      args[0] ?? "pglite",
+      args[1] ?? "users",
+      Number(args[2] ?? 0),
+      args[3] ?? "",
+    );
+    process.exit(0);
+  } else throw new Error(`unknown mode ${mode}`);
 } catch (error) {
   report({ error: String((error as Error).stack ?? error) });
   await stop();
