@@ -1,5 +1,5 @@
 /** Claim queries, within the caller's organization scope (through the claim's collectible). */
-import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
+import { and, eq, inArray, or, sql } from "drizzle-orm";
 import type { Queryable } from "./client.ts";
 import type { Presentable, Shown } from "./pageRows.ts";
 import { preparedOnce } from "./prepared.ts";
