@@ -6,6 +6,7 @@ import path from "node:path";
 import { countActiveApiKeys, createApiKey, ensureApiKey } from "./db/apiKeys.ts";
 import { type Database, type DatabaseHandle, openDatabase } from "./db/client.ts";
 import { ensureSetting } from "./db/settings.ts";
+import { upcomingWalletIndex } from "./db/walletIndexes.ts";
 import type { ReadinessCheck } from "./deps.ts";
 import { apiDataDir, type Env } from "./env.ts";
 import { DatabaseImageStorage } from "./images/databaseImageStorage.ts";
@@ -41,6 +42,12 @@ export class WalletMismatchError extends Error {
 }
 
 /**
+ * Addresses a running API keeps derived ahead of the ones it has handed out: a burst of new
+ * holders up to this size finds them ready, and the worker keeps up with a longer one.
+ */
+const WALLETS_AHEAD = 2_000;
+
+/**
  * Wallets from WALLET_MNEMONIC, or from the mnemonic kept in the data folder (generated on first
  * start). The database remembers which mnemonic derived its wallets (by the public address at
  * index 0) and refuses to start with another one, which would hand out foreign addresses.
@@ -56,7 +63,7 @@ export async function loadWallets(
     mnemonicFile = path.join(apiDataDir(env), "mnemonic");
     ({ mnemonic, created } = loadOrCreateMnemonic(mnemonicFile));
   }
-  const wallets = createWallets(mnemonic);
+  const wallets = createWallets(mnemonic, { ahead: WALLETS_AHEAD });
   const stored = await ensureSetting(db, "wallet_fingerprint", wallets.fingerprint);
   if (stored !== wallets.fingerprint) {
     throw new WalletMismatchError(
@@ -65,6 +72,7 @@ export async function loadWallets(
         (mnemonicFile ? `The local mnemonic is in ${mnemonicFile}.` : "Set the original one."),
     );
   }
+  wallets.prepareFrom(await upcomingWalletIndex(db));
   return { wallets, mnemonicFile, created };
 }
 

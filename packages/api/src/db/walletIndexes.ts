@@ -22,3 +22,13 @@ export async function nextWalletIndexes(q: Queryable, count: number): Promise<nu
   }
   return indexes;
 }
+
+/** The index the sequence hands out next, without taking it. */
+export async function upcomingWalletIndex(q: Queryable): Promise<number> {
+  const result = await q.execute(
+    sql`select case when is_called then last_value + 1 else last_value end as index
+        from wallet_index_seq`,
+  );
+  const [row] = rowsOf<{ index: string | number }>(result);
+  return Number(row?.index ?? 0);
+}

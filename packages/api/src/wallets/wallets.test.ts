@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { inspect } from "node:util";
 import { english, generateMnemonic, mnemonicToAccount } from "viem/accounts";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { isValidMnemonic } from "../env.ts";
 import { TEST_MNEMONIC } from "../test/constants.ts";
 import { createWallets, loadOrCreateMnemonic } from "./wallets.ts";
@@ -25,6 +25,21 @@ describe("createWallets", () => {
     const wallets = createWallets(TEST_MNEMONIC);
     expect(JSON.stringify(wallets)).not.toContain("junk");
     expect(inspect(wallets, { depth: 10, showHidden: true })).not.toContain("junk");
+  });
+
+  it("derives the addresses after the highest asked for ahead of need, as on demand", async () => {
+    const wallets = createWallets(TEST_MNEMONIC, { ahead: 100 });
+    const onDemand = createWallets(TEST_MNEMONIC);
+    wallets.prepareFrom(500);
+    await vi.waitFor(() => expect(wallets.has(599)).toBe(true), { timeout: 30_000 });
+    expect(wallets.has(600)).toBe(false);
+    const indexes = Array.from({ length: 100 }, (_, offset) => 500 + offset);
+    expect(indexes.map((index) => wallets.addressAt(index))).toEqual(
+      indexes.map((index) => onDemand.addressAt(index)),
+    );
+    // Asking past the middle of what is ready has the next ones prepared.
+    expect(wallets.has(649)).toBe(false);
+    await vi.waitFor(() => expect(wallets.has(649)).toBe(true), { timeout: 30_000 });
   });
 
   it("refuses indexes outside the non-hardened range", () => {

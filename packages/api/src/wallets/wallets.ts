@@ -7,40 +7,89 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { secp256k1 } from "@noble/curves/secp256k1";
+import { Worker } from "node:worker_threads";
 import { mnemonicToSeedSync } from "@scure/bip39";
-import { type Address, toHex } from "viem";
-import { english, generateMnemonic, HDKey, publicKeyToAddress } from "viem/accounts";
+import type { Address } from "viem";
+import { english, generateMnemonic, HDKey } from "viem/accounts";
+import { addressOf } from "./derive.ts";
 
 export interface Wallets {
   /** The address at m/44'/60'/0'/0/<index>. */
   addressAt(index: number): Address;
+  /**
+   * Has the addresses from `index` on derived ahead of need, in a worker thread, so that a new
+   * holder's address is ready when asked for (a derivation is some 0.3 ms of CPU, most of a new
+   * holder's cost). Asking for an address prepares the ones after it, too.
+   */
+  prepareFrom(index: number): void;
+  /** Whether the address at `index` is derived already (prepared, or asked for before). */
+  has(index: number): boolean;
   /** Index 0's address: public, identifies the mnemonic without revealing it. */
   readonly fingerprint: Address;
 }
 
-export function createWallets(mnemonic: string): Wallets {
+export interface WalletOptions {
+  /** How many addresses to keep derived ahead of the highest asked for; 0: none (tests). */
+  ahead?: number;
+}
+
+/** Derived addresses kept beyond those prepared ahead (a bound, not a target). */
+const KEPT = 10_000;
+
+export function createWallets(mnemonic: string, options: WalletOptions = {}): Wallets {
+  let ahead = options.ahead ?? 0;
   // Seed stretching (PBKDF2, 2048 rounds) happens once; each address is then a cheap derivation.
-  const accountNode = HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic)).derive("m/44'/60'/0'/0");
+  const account = HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic)).derive("m/44'/60'/0'/0");
   const cache = new Map<number, Address>();
+  let preparedUpTo = 0;
+  let worker: Worker | undefined;
+
+  const remember = (index: number, address: Address) => {
+    if (cache.size > KEPT + ahead) cache.clear();
+    cache.set(index, address);
+  };
+
+  const startWorker = () => {
+    const started = new Worker(new URL("./addressWorker.ts", import.meta.url), {
+      // The account's public key and chain code: enough to name addresses, not to sign.
+      workerData: { publicExtendedKey: account.publicExtendedKey },
+    });
+    // It must not keep the process alive, nor take it down: without it, addresses are
+    // derived when asked for, as before.
+    started.unref();
+    started.on("message", ({ from, addresses }: { from: number; addresses: Address[] }) => {
+      for (const [offset, address] of addresses.entries()) remember(from + offset, address);
+    });
+    started.on("error", () => {
+      worker = undefined;
+      ahead = 0;
+    });
+    return started;
+  };
+
+  const prepareFrom = (index: number) => {
+    // Asked again only once half of what was prepared is used up: ranges, not single indexes.
+    if (ahead === 0 || index + ahead / 2 < preparedUpTo) return;
+    const from = Math.max(index, preparedUpTo);
+    preparedUpTo = index + ahead;
+    worker ??= startWorker();
+    worker.postMessage({ from, count: preparedUpTo - from });
+  };
+
   const addressAt = (index: number): Address => {
     if (!Number.isInteger(index) || index < 0 || index >= 2 ** 31) {
       throw new RangeError(`wallet index out of range: ${index}`);
     }
     let address = cache.get(index);
     if (!address) {
-      const child = accountNode.deriveChild(index);
-      if (!child.publicKey) throw new Error("derivation produced no key");
-      // Derivation computed the public key already (compressed): expanding it is a square root,
-      // where starting again from the private key would multiply on the curve a second time.
-      const publicKey = secp256k1.ProjectivePoint.fromHex(child.publicKey).toRawBytes(false);
-      address = publicKeyToAddress(toHex(publicKey));
-      if (cache.size > 10_000) cache.clear();
-      cache.set(index, address);
+      address = addressOf(account, index);
+      remember(index, address);
     }
+    if (index > 0) prepareFrom(index + 1);
     return address;
   };
-  return { addressAt, fingerprint: addressAt(0) };
+  const has = (index: number) => cache.has(index);
+  return { addressAt, prepareFrom, has, fingerprint: addressAt(0) };
 }
 
 /**
