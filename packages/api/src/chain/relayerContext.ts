@@ -50,6 +50,9 @@ export async function dispatch(ctx: RelayerContext, jobs: Job[]): Promise<void> 
         signal: ctx.signal,
       });
       ctx.nonce++;
+      // Its outcome is read below, after the later broadcasts: until then a rejection (the
+      // relayer stopping) must not count as unhandled, which would end the process.
+      tx.mined.catch(() => {});
       sent.push({ job, mined: tx.mined });
     } catch (error) {
       ctx.nonce = undefined;
