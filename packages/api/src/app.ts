@@ -39,7 +39,13 @@ export function routeDepsOf(appDeps: AppDeps): RouteDeps {
     ...appDeps,
     counts: new ListCounts(),
     claimTransactions: new ConcurrencyLimit(CLAIM_TRANSACTIONS),
-    claimGroups: new GroupQueue((group) => storeClaimGroup(deps, group), CLAIM_GROUP_SIZE),
+    claimGroups: new GroupQueue(
+      (group) => storeClaimGroup(deps, group),
+      CLAIM_GROUP_SIZE,
+      // On PGlite the relayer's call to the chain or the indexer in flight goes first
+      // (lib/precedence.ts); elsewhere there is nothing to wait for.
+      async () => appDeps.chain?.relayerTurn?.(),
+    ),
     openApiDocument,
   };
   return deps;

@@ -36,6 +36,11 @@ export interface ChainServices {
   statusWaiter: StatusWaiter;
   /** Where counts and holders are read; absent: the API's own records answer. */
   indexer?: IndexerReader;
+  /**
+   * Resolves once the relayer is not waiting for the chain or the indexer (briefly at most):
+   * claim groups wait for it, so a burst does not starve the relayer (lib/precedence.ts).
+   */
+  relayerTurn?(): Promise<void>;
 }
 
 export interface AppDeps {

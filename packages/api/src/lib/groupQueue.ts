@@ -17,10 +17,14 @@ export class GroupQueue<Item, Result> {
   readonly #waiting: Waiting<Item, Result>[] = [];
   #running = false;
 
-  /** `runGroup` answers one outcome per item, in order; if it throws, every item gets that error. */
+  /**
+   * `runGroup` answers one outcome per item, in order; if it throws, every item gets that error.
+   * `beforeGroup` is awaited before each group (it lets other work go first).
+   */
   constructor(
     private readonly runGroup: (items: Item[]) => Promise<Settled<Result>[]>,
     private readonly maxSize: number,
+    private readonly beforeGroup?: () => Promise<void>,
   ) {}
 
   submit(item: Item): Promise<Result> {
@@ -38,6 +42,9 @@ export class GroupQueue<Item, Result> {
       // join it, and other work gets its turn (on PGlite a whole group runs without returning to
       // the event loop, and back-to-back groups would starve the relayer).
       await new Promise((resolve) => setImmediate(resolve));
+      // A turn is not enough for work that waits on another process (the relayer's calls to the
+      // chain each need two or three turns): `beforeGroup` lets it finish first.
+      if (this.beforeGroup) await this.beforeGroup().catch(() => {});
       const group = this.#waiting.splice(0, this.maxSize);
       try {
         const outcomes = await this.runGroup(group.map((waiting) => waiting.item));

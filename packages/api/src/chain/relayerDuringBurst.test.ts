@@ -1,0 +1,99 @@
+/**
+ * The relayer keeps sending while a burst of POST /claims keeps the API busy: it runs in the
+ * API's process, and on PGlite so does the database, so claim groups and the requests around them
+ * could leave it no turn until the burst is over (lib/precedence.ts).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { collectiblesAbi, uuidToBytes16 } from "@collectibles/contracts";
+import { deployCollectibles } from "@collectibles/deploy/testing";
+import { type LocalChain, startLocalChain } from "@collectibles/devkit/chain";
+import { type Address, createPublicClient, http } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { until } from "../test/faults.ts";
+import { startTestApp, type TestApp } from "../test/testApp.ts";
+
+const CLAIMS = 1200;
+const AT_ONCE = 50;
+const TIMEOUT = 180_000;
+
+let chain: LocalChain;
+let deploymentsDir: string;
+let contract: Address;
+let t: TestApp;
+const org = { id: "" };
+
+beforeAll(async () => {
+  chain = await startLocalChain();
+  deploymentsDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-burst-deployments-"));
+  contract = (await deployCollectibles({ rpcUrl: chain.rpcUrl, deploymentsDir })).address;
+  // No indexer: a mined claim is confirmed at once. POST answers 202 without waiting, so the
+  // burst goes as fast as the API accepts claims.
+  t = await startTestApp({
+    env: {
+      RPC_URL: chain.rpcUrl,
+      CHAIN_ID: "31337",
+      DEPLOYMENTS_DIR: deploymentsDir,
+      CONFIRM_TIMEOUT_MS: "0",
+      RATE_LIMIT_MAX: "1000000",
+      RELAYER_BATCH_SIZE: "20",
+      RELAYER_MAX_IN_FLIGHT: "4",
+    },
+  });
+  const res = await t.call("POST", "/organizations", { json: { name: "Burst Co" } });
+  org.id = res.body.data.id;
+}, 120_000);
+
+afterAll(async () => {
+  await t?.close();
+  await chain?.stop();
+  if (deploymentsDir) fs.rmSync(deploymentsDir, { recursive: true, force: true });
+});
+
+describe("a burst of POST /claims", { timeout: TIMEOUT }, () => {
+  it("leaves the relayer turns: a quarter of the claims are minted before the last is accepted", async () => {
+    const created = await t.call("POST", "/collectibles", {
+      json: { organization_id: org.id, name: "Burst", total_count: CLAIMS },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(202);
+    const collectible = created.body.data as { id: string };
+    await until("the collectible is confirmed", async () => {
+      const res = await t.call("GET", `/collectibles/${collectible.id}`);
+      return res.body.data.status === "confirmed" ? true : undefined;
+    });
+    const client = createPublicClient({ transport: http(chain.rpcUrl) });
+    const minted = async () =>
+      Number(
+        await client.readContract({
+          address: contract,
+          abi: collectiblesAbi,
+          functionName: "claimedCount",
+          args: [uuidToBytes16(collectible.id)],
+        }),
+      );
+
+    // AT_ONCE clients, each sending its next claim as soon as the last one is answered.
+    let next = 0;
+    const statuses: number[] = [];
+    const sender = async () => {
+      while (next < CLAIMS) {
+        const i = next++;
+        const res = await t.call("POST", "/claims", {
+          json: { collectible_id: collectible.id, email: `holder-${i}@burst.example` },
+        });
+        statuses.push(res.status);
+      }
+    };
+    await Promise.all(Array.from({ length: AT_ONCE }, sender));
+    const mintedWhenAccepted = await minted();
+
+    expect(statuses.filter((status) => status !== 202)).toEqual([]);
+    // Left without a turn, the relayer had minted only its first rounds' claims by now (with these
+    // small batches, some 150 of the 1,200 here, against 500 or more with turns).
+    expect(mintedWhenAccepted).toBeGreaterThanOrEqual(CLAIMS / 4);
+    await until("every claim is minted", async () =>
+      (await minted()) === CLAIMS ? true : undefined,
+    );
+  });
+});
