@@ -121,7 +121,7 @@ async function api(driver: string, seedName: string, rows: number): Promise<void
     createApiKey,
     createApp,
     createLogger,
-    createWallets,
+    loadWallets,
     LocalImageStorage,
     parseEnv,
     startChainServices,
@@ -160,7 +160,8 @@ async function api(driver: string, seedName: string, rows: number): Promise<void
     db: database.db,
     logger,
     storage: new LocalImageStorage(storageDir),
-    wallets: createWallets(TEST_MNEMONIC),
+    // As the API's own start makes them: addresses derived ahead in a worker thread.
+    wallets: (await loadWallets(env, database.db)).wallets,
     readiness: [
       { name: "database", critical: true, check: () => database.ping() },
       ...chain.readiness,

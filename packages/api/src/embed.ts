@@ -3,10 +3,10 @@
  * own server): the app, its database, configuration and the parts `createApp` is built from.
  */
 export { createApp } from "./app.ts";
+export { loadWallets } from "./bootstrap.ts";
 export { startChainServices } from "./chain/chainServices.ts";
 export { createApiKey } from "./db/apiKeys.ts";
 export { type Database, openDatabase } from "./db/client.ts";
 export { parseEnv, relayerKeyOf } from "./env.ts";
 export { LocalImageStorage } from "./images/imageStorage.ts";
 export { createLogger } from "./logger.ts";
-export { createWallets } from "./wallets/wallets.ts";
