@@ -52,6 +52,7 @@ describe("loadWallets", () => {
     const again = await loadWallets(env, database.db);
     expect(again.created).toBe(false);
     expect(again.wallets.addressAt(3)).toBe(first.wallets.addressAt(3));
+    await Promise.all([first.wallets.close(), again.wallets.close()]);
 
     const other = parseEnv({ DATA_DIR: dataDir, WALLET_MNEMONIC: generateMnemonic(english) });
     const error = await loadWallets(other, database.db).catch((e: unknown) => e);

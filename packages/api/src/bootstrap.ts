@@ -11,6 +11,7 @@ import type { ReadinessCheck } from "./deps.ts";
 import { apiDataDir, type Env } from "./env.ts";
 import { DatabaseImageStorage } from "./images/databaseImageStorage.ts";
 import { type ImageStorage, LocalImageStorage } from "./images/imageStorage.ts";
+import type { Logger } from "./logger.ts";
 import { createWallets, loadOrCreateMnemonic, type Wallets } from "./wallets/wallets.ts";
 
 export function pgliteDir(env: Env): string {
@@ -55,6 +56,7 @@ const WALLETS_AHEAD = 2_000;
 export async function loadWallets(
   env: Env,
   db: Database,
+  logger?: Logger,
 ): Promise<{ wallets: Wallets; mnemonicFile?: string; created: boolean }> {
   let mnemonic = env.WALLET_MNEMONIC;
   let mnemonicFile: string | undefined;
@@ -63,7 +65,11 @@ export async function loadWallets(
     mnemonicFile = path.join(apiDataDir(env), "mnemonic");
     ({ mnemonic, created } = loadOrCreateMnemonic(mnemonicFile));
   }
-  const wallets = createWallets(mnemonic, { ahead: WALLETS_AHEAD });
+  const wallets = createWallets(mnemonic, {
+    ahead: WALLETS_AHEAD,
+    onAheadUnavailable: (reason) =>
+      logger?.warn(`${reason}: wallet addresses are derived when a holder is created`),
+  });
   const stored = await ensureSetting(db, "wallet_fingerprint", wallets.fingerprint);
   if (stored !== wallets.fingerprint) {
     throw new WalletMismatchError(
@@ -72,7 +78,9 @@ export async function loadWallets(
         (mnemonicFile ? `The local mnemonic is in ${mnemonicFile}.` : "Set the original one."),
     );
   }
-  wallets.prepareFrom(await upcomingWalletIndex(db));
+  // Only a head start: without the sequence's position, the first new holder starts it.
+  const upcoming = await upcomingWalletIndex(db).catch(() => undefined);
+  if (upcoming !== undefined) wallets.prepareFrom(upcoming);
   return { wallets, mnemonicFile, created };
 }
 

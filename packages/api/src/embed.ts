@@ -10,3 +10,4 @@ export { type Database, openDatabase } from "./db/client.ts";
 export { parseEnv, relayerKeyOf } from "./env.ts";
 export { LocalImageStorage } from "./images/imageStorage.ts";
 export { createLogger } from "./logger.ts";
+export { createWallets } from "./wallets/wallets.ts";

@@ -38,7 +38,7 @@ const database = await openConfiguredDatabase(env).catch((error: Error) =>
 );
 
 try {
-  const { wallets, mnemonicFile, created } = await loadWallets(env, database.db);
+  const { wallets, mnemonicFile, created } = await loadWallets(env, database.db, logger);
   const storage = configuredImageStorage(env, database.db);
   const key = await bootstrapApiKey(env, database.db);
   const chain: RunningChainServices | undefined = env.RPC_URL

@@ -24,6 +24,8 @@ export interface Wallets {
   prepareFrom(index: number): void;
   /** Whether the address at `index` is derived already (prepared, or asked for before). */
   has(index: number): boolean;
+  /** Stops the worker (a process that exits need not). */
+  close(): Promise<void>;
   /** Index 0's address: public, identifies the mnemonic without revealing it. */
   readonly fingerprint: Address;
 }
@@ -31,6 +33,8 @@ export interface Wallets {
 export interface WalletOptions {
   /** How many addresses to keep derived ahead of the highest asked for; 0: none (tests). */
   ahead?: number;
+  /** Told once when addresses cannot be derived ahead; they are then derived when asked for. */
+  onAheadUnavailable?: (reason: string) => void;
 }
 
 /** Derived addresses kept beyond those prepared ahead (a bound, not a target). */
@@ -38,14 +42,27 @@ const KEPT = 10_000;
 
 export function createWallets(mnemonic: string, options: WalletOptions = {}): Wallets {
   let ahead = options.ahead ?? 0;
+  let preparedUpTo = 0;
+  let worker: Worker | undefined;
+  const stopAhead = (reason: string) => {
+    ahead = 0;
+    worker = undefined;
+    options.onAheadUnavailable?.(reason);
+  };
+  // The worker is a TypeScript file the runtime strips itself (Node 22.6 and later).
+  if (ahead > 0 && !(process.features as { typescript?: unknown }).typescript) {
+    stopAhead(`Node ${process.version} cannot run the address worker (TypeScript)`);
+  }
   // Seed stretching (PBKDF2, 2048 rounds) happens once; each address is then a cheap derivation.
   const account = HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic)).derive("m/44'/60'/0'/0");
   const cache = new Map<number, Address>();
-  let preparedUpTo = 0;
-  let worker: Worker | undefined;
 
   const remember = (index: number, address: Address) => {
-    if (cache.size > KEPT + ahead) cache.clear();
+    if (cache.size > KEPT + ahead) {
+      cache.clear();
+      // What was prepared went with it: the next address asked for prepares again.
+      preparedUpTo = 0;
+    }
     cache.set(index, address);
   };
 
@@ -63,10 +80,7 @@ export function createWallets(mnemonic: string, options: WalletOptions = {}): Wa
     started.on("message", ({ from, addresses }: { from: number; addresses: Address[] }) => {
       for (const [offset, address] of addresses.entries()) remember(from + offset, address);
     });
-    started.on("error", () => {
-      worker = undefined;
-      ahead = 0;
-    });
+    started.on("error", (error) => stopAhead(`the address worker failed: ${error.message}`));
     return started;
   };
 
@@ -92,7 +106,12 @@ export function createWallets(mnemonic: string, options: WalletOptions = {}): Wa
     return address;
   };
   const has = (index: number) => cache.has(index);
-  return { addressAt, prepareFrom, has, fingerprint: addressAt(0) };
+  const close = async () => {
+    ahead = 0;
+    await worker?.terminate();
+    worker = undefined;
+  };
+  return { addressAt, prepareFrom, has, close, fingerprint: addressAt(0) };
 }
 
 /**
