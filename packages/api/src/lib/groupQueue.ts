@@ -2,8 +2,8 @@
  * Gathers work that arrives while earlier work runs, and runs it together: the first item runs
  * after one turn of the event loop, with whatever arrived in that turn; the items that arrive
  * while a group runs wait and go next as one group (at most `maxSize`). Under load a group grows
- * to what arrives during one run; a lone request waits for no company. Each item still gets its
- * own answer or its own error.
+ * to what arrives during one run; a lone request waits for no company (only for `beforeGroup`,
+ * when given). Each item still gets its own answer or its own error.
  */
 export type Settled<Result> = { ok: true; value: Result } | { ok: false; error: unknown };
 

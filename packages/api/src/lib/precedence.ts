@@ -38,11 +38,14 @@ export class Precedence {
       const left = deadline - Date.now();
       if (left <= 0) return;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, left);
-        function done() {
+        const done = () => {
           clearTimeout(timer);
+          // Gone from the list once called: a turn that timed out leaves nothing behind.
+          const at = this.#waiting.indexOf(done);
+          if (at >= 0) this.#waiting.splice(at, 1);
           resolve();
-        }
+        };
+        const timer = setTimeout(done, left);
         this.#waiting.push(done);
       });
       // The relayer makes its next call as soon as it has handled an answer, in the same turn of
