@@ -22,9 +22,11 @@ import path from "node:path";
 const [mode, ...args] = process.argv.slice(2);
 const cleanups: (() => Promise<void>)[] = [];
 
-function report(message: Record<string, unknown>): void {
-  if (!process.send) throw new Error("server.ts reports over IPC: start it with an ipc channel");
-  process.send(message);
+/** Sends `message` to the parent; resolves once it is sent (the seed mode exits right after). */
+function report(message: Record<string, unknown>): Promise<void> {
+  const send = process.send?.bind(process);
+  if (!send) throw new Error("server.ts reports over IPC: start it with an ipc channel");
+  return new Promise((resolve) => send(message, undefined, undefined, () => resolve()));
 }
 
 async function listen(server: http.Server): Promise<string> {
@@ -45,7 +47,7 @@ async function bareHttp(bodyFile: string): Promise<void> {
     res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
     res.end(body);
   });
-  report({ url: await listen(server) });
+  await report({ url: await listen(server) });
 }
 
 async function bareExpress(bodyFile: string): Promise<void> {
@@ -55,7 +57,7 @@ async function bareExpress(bodyFile: string): Promise<void> {
   app.get("/{*path}", (_req, res) => {
     res.json(data);
   });
-  report({ url: await listen(http.createServer(app)) });
+  await report({ url: await listen(http.createServer(app)) });
 }
 
 /** A new PostgreSQL database next to the one `adminUrl` names; dropped at exit. */
@@ -91,7 +93,7 @@ async function seedDatabase(driver: string, seedName: string, rows: number, wher
   if (!seed) throw new Error(`unknown seed ${seedName}; known: ${Object.keys(seeds).join(", ")}`);
   const database = await openBenchDatabase(driver, where);
   try {
-    report({ seeded: await seed(database.db, rows) });
+    await report({ seeded: await seed(database.db, rows) });
   } finally {
     await database.close();
   }
@@ -110,7 +112,8 @@ async function seedInOwnProcess(args: string[]): Promise<Record<string, number>>
     if (message.error) failure = String(message.error);
     else seeded = message.seeded as Record<string, number>;
   });
-  const code = await new Promise((resolve) => child.once("exit", resolve));
+  // "close": the child's messages have all arrived.
+  const code = await new Promise((resolve) => child.once("close", resolve));
   if (!seeded) throw new Error(`seeding failed (exit ${code}): ${failure ?? "no report"}`);
   return seeded;
 }
@@ -169,7 +172,7 @@ async function api(driver: string, seedName: string, rows: number): Promise<void
     chain: chain.services,
   });
   baseUrl = await listen(http.createServer(app));
-  report({ url: baseUrl, key, seeded, seedMs });
+  await report({ url: baseUrl, key, seeded, seedMs });
 }
 
 async function stop(): Promise<void> {
@@ -194,6 +197,6 @@ try {
     process.exit(0);
   } else throw new Error(`unknown mode ${mode}`);
 } catch (error) {
-  report({ error: String((error as Error).stack ?? error) });
+  await report({ error: String((error as Error).stack ?? error) });
   await stop();
 }
