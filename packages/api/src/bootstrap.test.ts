@@ -40,6 +40,17 @@ describe("bootstrapApiKey", () => {
     await revokeApiKey(database.db, row?.id ?? "");
     await expect(bootstrapApiKey(env, database.db)).rejects.toThrow(/API_KEY: .*revoked/);
   });
+
+  it("starts every one of several processes given the same API_KEY at once, with one key", async () => {
+    const key = "ck_test_startedatonce0000000000000";
+    const env = parseEnv({ DATA_DIR: dataDir, API_KEY: key });
+    const starts = await Promise.all(
+      Array.from({ length: 4 }, () => bootstrapApiKey(env, database.db)),
+    );
+    expect(starts).toEqual(Array.from({ length: 4 }, () => ({ status: "from_env" })));
+    const row = await findActiveApiKey(database.db, key);
+    expect((await listApiKeys(database.db)).filter((k) => k.id === row?.id)).toHaveLength(1);
+  });
 });
 
 describe("loadWallets", () => {
