@@ -3,52 +3,25 @@
  * API's process, and on PGlite so does the database, so claim groups and the requests around them
  * could leave it no turn until the burst is over (lib/precedence.ts).
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { collectiblesAbi, uuidToBytes16 } from "@collectibles/contracts";
-import { deployCollectibles } from "@collectibles/deploy/testing";
-import { type LocalChain, startLocalChain } from "@collectibles/devkit/chain";
-import { type Address, createPublicClient, http } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { until } from "../test/faults.ts";
-import { startTestApp, type TestApp } from "../test/testApp.ts";
+import { chainAppPerFile } from "../test/perFile.ts";
 
 const CLAIMS = 1200;
 const AT_ONCE = 50;
 const TIMEOUT = 180_000;
 
-let chain: LocalChain;
-let deploymentsDir: string;
-let contract: Address;
-let t: TestApp;
-const org = { id: "" };
-
-beforeAll(async () => {
-  chain = await startLocalChain();
-  deploymentsDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-burst-deployments-"));
-  contract = (await deployCollectibles({ rpcUrl: chain.rpcUrl, deploymentsDir })).address;
-  // No indexer: a mined claim is confirmed at once. POST answers 202 without waiting, so the
-  // burst goes as fast as the API accepts claims.
-  t = await startTestApp({
-    env: {
-      RPC_URL: chain.rpcUrl,
-      CHAIN_ID: "31337",
-      DEPLOYMENTS_DIR: deploymentsDir,
-      CONFIRM_TIMEOUT_MS: "0",
-      RATE_LIMIT_MAX: "1000000",
-      RELAYER_BATCH_SIZE: "20",
-      RELAYER_MAX_IN_FLIGHT: "4",
-    },
-  });
-  const res = await t.call("POST", "/organizations", { json: { name: "Burst Co" } });
-  org.id = res.body.data.id;
-}, 120_000);
-
-afterAll(async () => {
-  await t?.close();
-  await chain?.stop();
-  if (deploymentsDir) fs.rmSync(deploymentsDir, { recursive: true, force: true });
+// POST answers 202 without waiting, so the burst goes as fast as the API accepts claims; small
+// batches make the relayer need many rounds, each with its calls to the chain.
+const { t, stack, org } = chainAppPerFile({
+  organization: "Burst Co",
+  env: {
+    CONFIRM_TIMEOUT_MS: "0",
+    RATE_LIMIT_MAX: "1000000",
+    RELAYER_BATCH_SIZE: "20",
+    RELAYER_MAX_IN_FLIGHT: "4",
+  },
 });
 
 describe("a burst of POST /claims", { timeout: TIMEOUT }, () => {
@@ -62,11 +35,10 @@ describe("a burst of POST /claims", { timeout: TIMEOUT }, () => {
       const res = await t.call("GET", `/collectibles/${collectible.id}`);
       return res.body.data.status === "confirmed" ? true : undefined;
     });
-    const client = createPublicClient({ transport: http(chain.rpcUrl) });
     const minted = async () =>
       Number(
-        await client.readContract({
-          address: contract,
+        await stack.client.readContract({
+          address: stack.contract,
           abi: collectiblesAbi,
           functionName: "claimedCount",
           args: [uuidToBytes16(collectible.id)],
