@@ -188,15 +188,16 @@ export async function ensureApiKey(
 ): Promise<"created" | "exists" | "revoked"> {
   // Several API processes may start at once with the same API_KEY: one inserts it, the others
   // find it, and none fails on the unique key hash.
+  const keyHash = hashApiKey(key);
   const inserted = await q
     .insert(apiKeys)
-    .values({ name, prefix: key.slice(0, DISPLAY_PREFIX_LENGTH), keyHash: hashApiKey(key) })
+    .values({ name, prefix: key.slice(0, DISPLAY_PREFIX_LENGTH), keyHash })
     .onConflictDoNothing({ target: apiKeys.keyHash })
     .returning({ id: apiKeys.id });
   if (inserted.length > 0) return "created";
   const [row] = await q
     .select({ revokedAt: apiKeys.revokedAt })
     .from(apiKeys)
-    .where(eq(apiKeys.keyHash, hashApiKey(key)));
+    .where(eq(apiKeys.keyHash, keyHash));
   return row?.revokedAt ? "revoked" : "exists";
 }
