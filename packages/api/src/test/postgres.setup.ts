@@ -12,7 +12,7 @@ export default async function setup(project: TestProject) {
     throw new Error(
       "TEST_DATABASE_URL is not set. The postgres test project needs a PostgreSQL role that may " +
         "create databases (postgres://user:password@127.0.0.1:5432/db). To run only the PGlite " +
-        "half: vitest run --project pglite",
+        "half: vitest run --project 'pglite*'",
     );
   }
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
