@@ -1,20 +1,12 @@
 /**
  * A list page's rows, read in the form they are shown: the query runs as a named prepared
- * statement (on PostgreSQL; PGlite parses each query anyway) answering arrays, each row is built by a plan made once per query, and `created_at`
- * and `updated_at` stay the text the API answers (ISO 8601) instead of becoming a Date that is
- * formatted again. Drizzle's generic row mapping and the Dates took a sixth of the API's CPU
- * serving GET /claims (`pnpm bench lists --profile`).
+ * statement (on PostgreSQL; PGlite parses each query anyway) answering arrays, each row is built
+ * by a plan made once per query, and `created_at` and `updated_at` stay the text the API answers
+ * (ISO 8601) instead of becoming a Date that is formatted again. Drizzle's generic row mapping
+ * and the Dates took a sixth of the API's CPU serving GET /claims (`pnpm bench lists --profile`).
  */
 import { PGlite, types as pgliteTypes } from "@electric-sql/pglite";
-import {
-  Column,
-  fillPlaceholders,
-  getTableColumns,
-  is,
-  type Query,
-  type SQL,
-  Table,
-} from "drizzle-orm";
+import { Column, fillPlaceholders, getTableColumns, is, type Query, Table } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import pg from "pg";
 import type { Queryable } from "./client.ts";
@@ -31,8 +23,11 @@ export type Presentable<Row> = Omit<Row, "createdAt" | "updatedAt"> & {
   updatedAt: Date | string;
 };
 
-/** What a page selects: columns, whole tables, or a level of either, by the field they fill. */
-export type PageFields = Record<string, PgColumn | PgTable | SQL | Record<string, PgColumn | SQL>>;
+/**
+ * What a page selects: columns, whole tables, or a level of columns, by the field they fill. No
+ * raw SQL: each value is decoded by its column (a `sql` field's `mapWith` would be lost).
+ */
+export type PageFields = Record<string, PgColumn | PgTable | Record<string, PgColumn>>;
 
 /** One value of a row: where it goes and how the database's value becomes the row's. */
 interface Leaf {
@@ -87,25 +82,21 @@ function rowOf(leaves: Leaf[], values: unknown[]): Record<string, unknown> {
 function leavesOf(fields: PageFields): Leaf[] {
   const leaves: Leaf[] = [];
   for (const [key, field] of Object.entries(fields)) {
-    if (is(field, Column)) leaves.push({ object: null, key, decode: decoderOf(field) });
-    else if (is(field, Table) || !isSql(field)) {
-      const nested = is(field, Table) ? getTableColumns(field) : field;
-      for (const [inner, column] of Object.entries(nested)) {
-        leaves.push({ object: key, key: inner, decode: decoderOf(column) });
-      }
-    } else leaves.push({ object: null, key, decode: (value) => value });
+    if (is(field, Column)) {
+      leaves.push({ object: null, key, decode: decoderOf(field) });
+      continue;
+    }
+    const nested: Record<string, Column> = is(field, Table) ? getTableColumns(field) : field;
+    for (const [inner, column] of Object.entries(nested)) {
+      leaves.push({ object: key, key: inner, decode: decoderOf(column) });
+    }
   }
   return leaves;
 }
 
-function isSql(field: unknown): field is SQL {
-  return typeof field === "object" && field !== null && "queryChunks" in field;
-}
-
 const SHOWN_AS_TEXT = new Set(["created_at", "updated_at"]);
 
-function decoderOf(column: Column | SQL): (value: unknown) => unknown {
-  if (!is(column, Column)) return (value) => value;
+function decoderOf(column: Column): (value: unknown) => unknown {
   if (SHOWN_AS_TEXT.has(column.name)) return (value) => isoTime(value as string);
   return (value) => column.mapFromDriverValue(value);
 }
