@@ -47,15 +47,20 @@ export function startChainServices(
   // the relayer keeps up without it.
   const precedence =
     database.driver === "pglite" ? new Precedence(PRECEDENCE_MAX_WAIT_MS) : undefined;
-  const client = createChainClient({
+  const chainOptions = {
     rpcUrl: env.RPC_URL,
     chainId: env.CHAIN_ID,
     contract: deployment.address,
     privateKey: relayerKeyOf(env),
     replaceAfterMs: env.TX_REPLACE_AFTER_MS,
     maxFeePerGas: parseGwei(env.MAX_FEE_PER_GAS_GWEI),
+  };
+  const client = createChainClient({
+    ...chainOptions,
     around: precedence && ((request) => precedence.run(request)),
   });
+  // /ready's probes of the chain are not the relayer's: claim groups need not wait for them.
+  const probes = precedence ? createChainClient(chainOptions) : client;
   const indexer = env.INDEXER_URL
     ? createIndexerReader({ url: env.INDEXER_URL, chainId: env.CHAIN_ID, timeoutMs: 3_000 })
     : undefined;
@@ -81,7 +86,7 @@ export function startChainServices(
     ? startTransferFollower({ db: database.db, indexer, logger })
     : undefined;
   const readiness: ReadinessCheck[] = [
-    { name: "chain", critical: false, check: () => client.ping() },
+    { name: "chain", critical: false, check: () => probes.ping() },
     {
       // Critical: claims and creations stop confirming until an operator raises the cap.
       name: "relayer",
@@ -102,7 +107,7 @@ export function startChainServices(
   ];
   readiness.push(
     syncCheck({
-      chain: client,
+      chain: probes,
       indexer,
       db: database.db,
       maxLagBlocks: env.READY_MAX_LAG_BLOCKS,
