@@ -55,6 +55,8 @@ interface Server {
   key?: string;
   seeded?: Record<string, number>;
   seedMs?: number;
+  /** `process.memoryUsage()`, when the server reports it (bare-pglite). */
+  reportedMemory?: NodeJS.MemoryUsage;
   memory: ReturnType<typeof sampleProcessRss>;
   stop(): Promise<Record<string, number>>;
 }
@@ -104,6 +106,7 @@ async function startServer(
     key: message.key as string | undefined,
     seeded: message.seeded as Record<string, number> | undefined,
     seedMs: message.seedMs as number | undefined,
+    reportedMemory: message.memory as NodeJS.MemoryUsage | undefined,
     memory,
     async stop() {
       const peaks = memory.stop();
@@ -111,6 +114,20 @@ async function startServer(
       return peaks;
     },
   };
+}
+
+/** What the API process's memory is made of, asked after its load (not at the peak). */
+async function memoryBreakdown(name: string, api: Server): Promise<string> {
+  api.process.send("memory");
+  const { memory } = (await api.process.nextMessage(10_000)) as { memory: NodeJS.MemoryUsage };
+  const mib = (bytes: number) => Math.round(bytes / MiB);
+  const rest = memory.rss - memory.heapTotal - memory.external;
+  return (
+    `${name}: after the load, RSS ${mib(memory.rss)} MiB = JS heap ${mib(memory.heapTotal)} + ` +
+    `outside the JS heap ${mib(memory.external)} (WebAssembly memory, which holds PGlite's ` +
+    `database, and buffers) + the rest ${mib(rest)} (code, the wallet worker's thread, native ` +
+    "allocations)."
+  );
 }
 
 async function load(
@@ -148,6 +165,7 @@ export function listBenchmark(options: ListBenchmarkOptions): Benchmark {
       const tmp = mkdtempSync(path.join(os.tmpdir(), "bench-lists-"));
       const bare = new Map<string, { http: Load; express: Load; bytes: number }>();
       const bareMemory: Record<string, number> = {};
+      const memoryNotes: string[] = [];
       const problems: string[] = [];
       const profiles: string[] = [];
       try {
@@ -304,6 +322,7 @@ export function listBenchmark(options: ListBenchmarkOptions): Benchmark {
                 },
               );
             }
+            memoryNotes.push(await memoryBreakdown(name, api));
           } finally {
             const peaks = await api.stop();
             if (peaks.load) {
@@ -323,6 +342,25 @@ export function listBenchmark(options: ListBenchmarkOptions): Benchmark {
               measurements.push({ driver, peakRssBytes: peaks });
             }
             if (profileDir) profiles.push(profileNote(name, "seeding", topSelfTime(profileDir)));
+          }
+          // What the embedded database costs by itself, beside the API's figure above.
+          if (driver === "pglite" && bareMemory.express) {
+            ctx.log(`${name} alone: the same database opened in a bare Node process`);
+            const alone = await startServer(ctx, [
+              "bare-pglite",
+              options.seed,
+              String(options.rows),
+            ]);
+            await alone.stop();
+            const rss = alone.reportedMemory?.rss;
+            if (rss) {
+              rows.push({
+                name: `${name} alone (the seeded database open in a bare Node process): RSS`,
+                unit: "MiB",
+                figure: Math.round(rss / MiB),
+                baseline: { name: "bare Express", value: Math.round(bareMemory.express / MiB) },
+              });
+            }
           }
         }
       } finally {
@@ -351,6 +389,7 @@ export function listBenchmark(options: ListBenchmarkOptions): Benchmark {
             "the load generator is not answered 429.",
           "Peak RSS is the API process's own (not its local chain or indexer), sampled every 250 ms " +
             "over the measurement (seeding excluded).",
+          ...memoryNotes,
           ...profiles,
         ],
         raw,

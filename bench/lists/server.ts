@@ -9,6 +9,9 @@
  *                                          exists, it does not hold what bulk-loading it took
  *   bare-http <bodyFile>                   node:http answering a fixed JSON body
  *   bare-express <bodyFile>                Express answering the same body
+ *   bare-pglite <seed> <rows>              PGlite alone: the seeded database opened in a bare
+ *                                          Node process (seeded by a process of its own), its
+ *                                          claims counted once; reports its memory, serves nothing
  *
  * Listens on 127.0.0.1 (any free port) and reports `{ url, key?, seeded? }` over IPC. On SIGTERM
  * it closes, and drops the PostgreSQL database it made.
@@ -77,6 +80,18 @@ async function chainAndIndexer(): Promise<Record<string, string>> {
   const stack = await startChainStack();
   cleanups.push(() => stack.stop());
   return stack.env;
+}
+
+async function barePglite(seedName: string, rows: number): Promise<void> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-pglite-alone-"));
+  cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
+  await seedInOwnProcess(["pglite", seedName, String(rows), dir]);
+  const db = await PGlite.create({ dataDir: dir });
+  cleanups.unshift(() => db.close());
+  // Reads every page of the largest table, as list load touches them.
+  await db.query("select count(*) from claims");
+  await report({ url: "", memory: process.memoryUsage() });
 }
 
 /** The database the seed mode fills and the api mode serves. */
@@ -172,6 +187,10 @@ async function api(driver: string, seedName: string, rows: number): Promise<void
     chain: chain.services,
   });
   baseUrl = await listen(http.createServer(app));
+  // What its memory is made of, when the benchmark asks (after the load).
+  process.on("message", (message) => {
+    if (message === "memory") void report({ memory: process.memoryUsage() });
+  });
   await report({ url: baseUrl, key, seeded, seedMs });
 }
 
@@ -186,6 +205,7 @@ process.on("disconnect", stop);
 try {
   if (mode === "bare-http") await bareHttp(args[0] ?? "");
   else if (mode === "bare-express") await bareExpress(args[0] ?? "");
+  else if (mode === "bare-pglite") await barePglite(args[0] ?? "claims", Number(args[1] ?? 0));
   else if (mode === "api") await api(args[0] ?? "pglite", args[1] ?? "users", Number(args[2] ?? 0));
   else if (mode === "seed") {
     await seedDatabase(

@@ -90,6 +90,19 @@ describe("startProcess", () => {
     expect(await child.nextMessage(5_000)).toEqual({ url: "http://127.0.0.1:1" });
     await child.stop();
   });
+
+  it("sends a child a message over its channel and reads the answer", async () => {
+    const child = startProcess({
+      name: "echoer",
+      command: process.execPath,
+      args: ["-e", `process.on("message", (m) => process.send({ heard: m }));`],
+      ipc: true,
+      discardStdout: true,
+    });
+    child.send("memory");
+    expect(await child.nextMessage(5_000)).toEqual({ heard: "memory" });
+    await child.stop();
+  });
 });
 
 describe("runToEnd", () => {

@@ -7,7 +7,7 @@
  * Every group still running is killed when this process exits, however it exits, so a failed or
  * timed-out test never leaves a chain or an indexer behind.
  */
-import { spawn } from "node:child_process";
+import { type Serializable, spawn } from "node:child_process";
 import { createWriteStream, type WriteStream } from "node:fs";
 import net, { type AddressInfo } from "node:net";
 
@@ -60,6 +60,8 @@ export interface ManagedProcess {
   resume(): void;
   /** The next message the child sends over its channel (with `ipc`). */
   nextMessage(timeoutMs: number): Promise<unknown>;
+  /** Sends the child a message over its channel (with `ipc`). */
+  send(message: unknown): void;
 }
 
 const TAIL_CHARS = 12_000;
@@ -247,6 +249,10 @@ export function startProcess(options: ProcessOptions): ManagedProcess {
     },
     pause: () => signalGroup(pid, "SIGSTOP"),
     resume: () => signalGroup(pid, "SIGCONT"),
+    send(message) {
+      if (!options.ipc) throw new Error(`${options.name} was started without a message channel`);
+      child.send(message as Serializable);
+    },
     nextMessage(timeoutMs) {
       if (!options.ipc) throw new Error(`${options.name} was started without a message channel`);
       return new Promise((resolve, reject) => {
