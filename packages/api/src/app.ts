@@ -44,7 +44,7 @@ export function routeDepsOf(appDeps: AppDeps): RouteDeps {
       CLAIM_GROUP_SIZE,
       // On PGlite the relayer's call to the chain or the indexer in flight goes first
       // (lib/precedence.ts); elsewhere there is nothing to wait for.
-      async () => appDeps.chain?.relayerTurn?.(),
+      appDeps.chain?.relayerTurn,
     ),
     openApiDocument,
   };

@@ -55,19 +55,18 @@ export function startChainServices(
     replaceAfterMs: env.TX_REPLACE_AFTER_MS,
     maxFeePerGas: parseGwei(env.MAX_FEE_PER_GAS_GWEI),
   };
-  const client = createChainClient({
-    ...chainOptions,
-    around: precedence && ((request) => precedence.run(request)),
-  });
-  // /ready's probes of the chain are not the relayer's: claim groups need not wait for them.
-  const probes = precedence ? createChainClient(chainOptions) : client;
+  const client = createChainClient(chainOptions);
+  // Only the relayer's calls go ahead of claim groups: /ready's probes, for one, do not.
+  const relayerClient = precedence
+    ? createChainClient({ ...chainOptions, around: (request) => precedence.run(request) })
+    : client;
   const indexer = env.INDEXER_URL
     ? createIndexerReader({ url: env.INDEXER_URL, chainId: env.CHAIN_ID, timeoutMs: 3_000 })
     : undefined;
   const statusWaiter = createStatusWaiter(database.db);
   const relayer = new Relayer({
     database,
-    chain: client,
+    chain: relayerClient,
     indexer,
     logger,
     batchSize: env.RELAYER_BATCH_SIZE,
@@ -86,7 +85,7 @@ export function startChainServices(
     ? startTransferFollower({ db: database.db, indexer, logger })
     : undefined;
   const readiness: ReadinessCheck[] = [
-    { name: "chain", critical: false, check: () => probes.ping() },
+    { name: "chain", critical: false, check: () => client.ping() },
     {
       // Critical: claims and creations stop confirming until an operator raises the cap.
       name: "relayer",
@@ -107,7 +106,7 @@ export function startChainServices(
   ];
   readiness.push(
     syncCheck({
-      chain: probes,
+      chain: client,
       indexer,
       db: database.db,
       maxLagBlocks: env.READY_MAX_LAG_BLOCKS,
