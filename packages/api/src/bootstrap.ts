@@ -79,7 +79,10 @@ export async function loadWallets(
     );
   }
   // Only a head start: without the sequence's position, the first new holder starts it.
-  const upcoming = await upcomingWalletIndex(db).catch(() => undefined);
+  const upcoming = await upcomingWalletIndex(db).catch((error: Error) => {
+    logger?.warn({ err: error.message }, "could not read the next wallet index at start");
+    return undefined;
+  });
   if (upcoming !== undefined) wallets.prepareFrom(upcoming);
   return { wallets, mnemonicFile, created };
 }

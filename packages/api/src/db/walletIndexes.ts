@@ -27,7 +27,7 @@ export async function nextWalletIndexes(q: Queryable, count: number): Promise<nu
 export async function upcomingWalletIndex(q: Queryable): Promise<number> {
   const result = await q.execute(
     sql`select case when is_called then last_value + 1 else last_value end as index
-        from wallet_index_seq`,
+        from ${sql.identifier(walletIndexSeq.seqName as string)}`,
   );
   const [row] = rowsOf<{ index: string | number }>(result);
   return Number(row?.index ?? 0);
