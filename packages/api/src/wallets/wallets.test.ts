@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { inspect } from "node:util";
 import { english, generateMnemonic, mnemonicToAccount } from "viem/accounts";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { isValidMnemonic } from "../env.ts";
 import { TEST_MNEMONIC } from "../test/constants.ts";
 import { createWallets, loadOrCreateMnemonic } from "./wallets.ts";
@@ -29,6 +29,8 @@ describe("createWallets", () => {
 
   it("derives the addresses after the highest asked for ahead of need, as on demand", async () => {
     const wallets = createWallets(TEST_MNEMONIC, { ahead: 100 });
+    // Test files share worker processes: the address worker must not outlive this test.
+    onTestFinished(() => wallets.close());
     const onDemand = createWallets(TEST_MNEMONIC);
     wallets.prepareFrom(500);
     await vi.waitFor(() => expect(wallets.has(599)).toBe(true), { timeout: 30_000 });

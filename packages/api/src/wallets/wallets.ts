@@ -49,8 +49,9 @@ export function createWallets(mnemonic: string, options: WalletOptions = {}): Wa
     worker = undefined;
     options.onAheadUnavailable?.(reason);
   };
-  // The worker is a TypeScript file the runtime strips itself (Node 22.6 and later).
-  if (ahead > 0 && !(process.features as { typescript?: unknown }).typescript) {
+  // The worker is a TypeScript file the runtime must strip itself (Node 22.18 and later, or
+  // earlier with --experimental-strip-types).
+  if (ahead > 0 && !process.features.typescript) {
     stopAhead(`Node ${process.version} cannot run the address worker (TypeScript)`);
   }
   // Seed stretching (PBKDF2, 2048 rounds) happens once; each address is then a cheap derivation.
