@@ -124,8 +124,8 @@ async function memoryBreakdown(name: string, api: Server): Promise<string> {
   const rest = memory.rss - memory.heapTotal - memory.external;
   return (
     `${name}: after the load, RSS ${mib(memory.rss)} MiB = JS heap ${mib(memory.heapTotal)} + ` +
-    `outside the JS heap ${mib(memory.external)} (WebAssembly memory, which holds PGlite's ` +
-    `database, and buffers) + the rest ${mib(rest)} (code, the wallet worker's thread, native ` +
+    `outside the JS heap ${mib(memory.external)} (buffers, and WebAssembly memory: PGlite's ` +
+    `database where it runs) + the rest ${mib(rest)} (code, the wallet worker's thread, native ` +
     "allocations)."
   );
 }

@@ -89,7 +89,7 @@ async function barePglite(seedName: string, rows: number): Promise<void> {
   await seedInOwnProcess(["pglite", seedName, String(rows), dir]);
   const db = await PGlite.create({ dataDir: dir });
   cleanups.unshift(() => db.close());
-  // Reads every page of the largest table, as list load touches them.
+  // One read of the largest table, as list load makes many.
   await db.query("select count(*) from claims");
   await report({ url: "", memory: process.memoryUsage() });
 }

@@ -1,7 +1,7 @@
 /**
  * One wallet address from the account node m/44'/60'/0'/0: the request thread (wallets.ts) and
- * the address worker (addressWorker.ts) derive the same way. Only TypeScript Node can strip
- * itself: the worker may run without the parent's loader.
+ * the address worker (addressWorker.ts) derive the same way. It imports only what Node can load
+ * with its own TypeScript stripping: the worker may run without the parent's loader.
  */
 import { secp256k1 } from "@noble/curves/secp256k1";
 import { type Address, toHex } from "viem";
