@@ -48,8 +48,7 @@ describe("bootstrapApiKey", () => {
       Array.from({ length: 4 }, () => bootstrapApiKey(env, database.db)),
     );
     expect(starts).toEqual(Array.from({ length: 4 }, () => ({ status: "from_env" })));
-    const row = await findActiveApiKey(database.db, key);
-    expect((await listApiKeys(database.db)).filter((k) => k.id === row?.id)).toHaveLength(1);
+    expect(await findActiveApiKey(database.db, key)).toBeDefined();
   });
 });
 

@@ -62,16 +62,15 @@ export async function createApiKey(
 ): Promise<{ key: string; info: ApiKeyInfo }> {
   const [row] = await q
     .insert(apiKeys)
-    .values({
-      name,
-      organizationId,
-      readOnly,
-      prefix: key.slice(0, DISPLAY_PREFIX_LENGTH),
-      keyHash: hashApiKey(key),
-    })
+    .values({ ...storedKey(key), name, organizationId, readOnly })
     .returning();
   if (!row) throw new Error("insert returned no row");
   return { key, info: toApiKeyInfo(row) };
+}
+
+/** What is stored of a key itself: its shown prefix and its hash, never the key. */
+function storedKey(key: string) {
+  return { prefix: key.slice(0, DISPLAY_PREFIX_LENGTH), keyHash: hashApiKey(key) };
 }
 
 export interface CreateApiKeyInput {
@@ -188,16 +187,16 @@ export async function ensureApiKey(
 ): Promise<"created" | "exists" | "revoked"> {
   // Several API processes may start at once with the same API_KEY: one inserts it, the others
   // find it, and none fails on the unique key hash.
-  const keyHash = hashApiKey(key);
+  const stored = storedKey(key);
   const inserted = await q
     .insert(apiKeys)
-    .values({ name, prefix: key.slice(0, DISPLAY_PREFIX_LENGTH), keyHash })
+    .values({ ...stored, name })
     .onConflictDoNothing({ target: apiKeys.keyHash })
     .returning({ id: apiKeys.id });
   if (inserted.length > 0) return "created";
   const [row] = await q
     .select({ revokedAt: apiKeys.revokedAt })
     .from(apiKeys)
-    .where(eq(apiKeys.keyHash, keyHash));
+    .where(eq(apiKeys.keyHash, stored.keyHash));
   return row?.revokedAt ? "revoked" : "exists";
 }
