@@ -258,7 +258,23 @@ function superviseIndexer(
   timer.unref();
 }
 
+/** Two services given one port: the second could not listen, and its neighbour would answer. */
+function portClash(): string | undefined {
+  const ports: [string, number][] = [
+    ["PORT", apiPort],
+    ["INDEXER_PORT", indexerPort],
+    ...(localChain ? ([["CHAIN_PORT", chainPort]] as [string, number][]) : []),
+  ];
+  for (const [i, [name, port]] of ports.entries()) {
+    const other = ports.slice(i + 1).find(([, p]) => p === port);
+    if (other) return `${name} and ${other[0]} are both ${port}: each service needs its own port`;
+  }
+  return undefined;
+}
+
 async function main() {
+  const clash = portClash();
+  if (clash) throw new Error(clash);
   mkdirSync(dataDir, { recursive: true });
   const deploymentsDir = localChain ? data.deployments : (env.DEPLOYMENTS_DIR ?? "");
   let rpcUrl = env.RPC_URL ?? `http://127.0.0.1:${chainPort}`;
