@@ -54,7 +54,12 @@ export function killStacks(): void {
 }
 
 export async function freePorts(): Promise<StackPorts> {
-  return { api: await freePort(), chain: await freePort(), indexer: await freePort() };
+  // Each is free when asked for, but a port just released may be handed out again: one stack got
+  // the same port for its API and its indexer. Draw until all three differ.
+  const ports = new Set<number>();
+  while (ports.size < 3) ports.add(await freePort());
+  const [api, chain, indexer] = [...ports] as [number, number, number];
+  return { api, chain, indexer };
 }
 
 /** Starts `pnpm start` and resolves once it prints that it is ready. */
