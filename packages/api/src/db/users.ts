@@ -3,7 +3,7 @@ import { and, eq, inArray, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { Queryable, Transaction } from "./client.ts";
 import { findOf, listOf } from "./readers.ts";
 import { organizations, users } from "./schema.ts";
-import { type Scope, visibleOrganization } from "./scope.ts";
+import { isSet, type Scope, visibleOrganization } from "./scope.ts";
 import { nextWalletIndex } from "./walletIndexes.ts";
 
 export type UserRow = typeof users.$inferSelect;
@@ -15,7 +15,7 @@ export type NewUser = typeof users.$inferInsert;
  */
 function visible(scope: Scope): SQL | undefined {
   const visibleOrganizations = sql`select ${organizations.id} from ${organizations} where ${visibleOrganization(scope)}`;
-  return and(eq(users.isActive, true), sql`${users.organizationId} in (${visibleOrganizations})`);
+  return and(isSet(users.isActive), sql`${users.organizationId} in (${visibleOrganizations})`);
 }
 
 /** The active user `id` if the scope may see it. */
