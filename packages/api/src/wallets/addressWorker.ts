@@ -5,15 +5,15 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { HDKey } from "viem/accounts";
-import { addressOf } from "./derive.ts";
+import { accountNodeOf, addressOf } from "./derive.ts";
 
 export interface AddressRange {
   from: number;
   count: number;
 }
 
-const account = HDKey.fromExtendedKey(
-  (workerData as { publicExtendedKey: string }).publicExtendedKey,
+const account = accountNodeOf(
+  HDKey.fromExtendedKey((workerData as { publicExtendedKey: string }).publicExtendedKey),
 );
 
 /** Addresses sent back together: each is ready some milliseconds after it is derived. */

@@ -2,7 +2,15 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { inspect } from "node:util";
-import { english, generateMnemonic, mnemonicToAccount } from "viem/accounts";
+import { mnemonicToSeedSync } from "@scure/bip39";
+import { toHex } from "viem";
+import {
+  english,
+  generateMnemonic,
+  HDKey,
+  mnemonicToAccount,
+  privateKeyToAddress,
+} from "viem/accounts";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { isValidMnemonic } from "../env.ts";
 import { TEST_MNEMONIC } from "../test/constants.ts";
@@ -19,6 +27,17 @@ describe("createWallets", () => {
       mnemonicToAccount(other, { addressIndex: 7 }).address,
     );
     expect(wallets.fingerprint).toBe(wallets.addressAt(0));
+  });
+
+  it("derives from the account's public key the address a full derivation from the seed gives, at any index", () => {
+    const mnemonic = generateMnemonic(english);
+    const wallets = createWallets(mnemonic);
+    const seed = HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic));
+    for (const index of [2, 3, 255, 256, 65_536, 1_000_003, 2 ** 31 - 1]) {
+      const key = seed.derive(`m/44'/60'/0'/0/${index}`).privateKey;
+      if (!key) throw new Error("no private key");
+      expect(wallets.addressAt(index)).toBe(privateKeyToAddress(toHex(key)));
+    }
   });
 
   it("holds the mnemonic out of reach of serialisation", () => {

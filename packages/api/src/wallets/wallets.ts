@@ -11,7 +11,7 @@ import { Worker } from "node:worker_threads";
 import { mnemonicToSeedSync } from "@scure/bip39";
 import type { Address } from "viem";
 import { english, generateMnemonic, HDKey } from "viem/accounts";
-import { addressOf } from "./derive.ts";
+import { accountNodeOf, addressOf } from "./derive.ts";
 
 export interface Wallets {
   /** The address at m/44'/60'/0'/0/<index>. */
@@ -55,7 +55,8 @@ export function createWallets(mnemonic: string, options: WalletOptions = {}): Wa
     stopAhead(`Node ${process.version} cannot run the address worker (TypeScript)`);
   }
   // Seed stretching (PBKDF2, 2048 rounds) happens once; each address is then a cheap derivation.
-  const account = HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic)).derive("m/44'/60'/0'/0");
+  const accountKey = HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic)).derive("m/44'/60'/0'/0");
+  const account = accountNodeOf(accountKey);
   const cache = new Map<number, Address>();
 
   const remember = (index: number, address: Address) => {
@@ -70,7 +71,7 @@ export function createWallets(mnemonic: string, options: WalletOptions = {}): Wa
   const startWorker = () => {
     const started = new Worker(new URL("./addressWorker.ts", import.meta.url), {
       // The account's public key and chain code: enough to name addresses, not to sign.
-      workerData: { publicExtendedKey: account.publicExtendedKey },
+      workerData: { publicExtendedKey: accountKey.publicExtendedKey },
       // A small young generation: the worker keeps little, and it holds some 30 MiB less
       // for derivations some 10% slower.
       resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 64 },
