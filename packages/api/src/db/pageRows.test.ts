@@ -1,8 +1,9 @@
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../test/testDatabase.ts";
 import { ListCounts } from "./listCounts.ts";
 import { findOrganization, listOrganizations } from "./organizations.ts";
-import { isoTime } from "./pageRows.ts";
+import { isoTime, pageStatement } from "./pageRows.ts";
 import { organizations } from "./schema.ts";
 
 let database: TestDatabase;
@@ -56,4 +57,25 @@ it("reads a time in another time zone, or without milliseconds, as the same mome
   expect(isoTime("2026-11-26 01:26:04.5+01")).toBe("2026-11-26T00:26:04.500Z");
   expect(isoTime("2026-11-26 05:56:04.25+05:30")).toBe("2026-11-26T00:26:04.250Z");
   expect(isoTime("2026-11-26 00:26:04+00")).toBe("2026-11-26T00:26:04.000Z");
+});
+
+it("answers a page statement's database error, then runs it and every other query as before", async () => {
+  const fields = { id: organizations.id, name: organizations.name };
+  const byWalletIndex = database.db
+    .select(fields)
+    .from(organizations)
+    .where(eq(organizations.walletIndex, sql`${sql.placeholder("index")}::int`));
+  const statement = pageStatement(database.db, "test_page_error", byWalletIndex, fields);
+
+  await expect(statement.execute({ index: "not a number" })).rejects.toMatchObject({
+    code: "22P02",
+  });
+  expect(await statement.execute({ index: 902 })).toEqual([
+    { id: expect.any(String), name: "Org 2" },
+  ]);
+  const [other] = await database.db
+    .select({ name: organizations.name })
+    .from(organizations)
+    .where(eq(organizations.walletIndex, 903));
+  expect(other?.name).toBe("Org 3");
 });

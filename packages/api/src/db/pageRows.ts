@@ -1,11 +1,17 @@
 /**
  * A list page's rows, read in the form they are shown: the query runs as a named prepared
- * statement (on PostgreSQL; PGlite parses each query anyway) answering arrays, each row is built
+ * statement (on PostgreSQL and on PGlite) answering arrays, each row is built
  * by a plan made once per query, and `created_at` and `updated_at` stay the text the API answers
  * (ISO 8601) instead of becoming a Date that is formatted again. Drizzle's generic row mapping
  * and the Dates took a sixth of the API's CPU serving GET /claims (`pnpm bench lists --profile`).
  */
-import { PGlite, types as pgliteTypes } from "@electric-sql/pglite";
+import {
+  type ExecProtocolResult,
+  PGlite,
+  parse,
+  types as pgliteTypes,
+  protocol,
+} from "@electric-sql/pglite";
 import { Column, fillPlaceholders, getTableColumns, is, type Query, Table } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import pg from "pg";
@@ -130,10 +136,47 @@ function arrayRunner(q: Queryable): ArrayRunner {
     return async (name, text, values) =>
       (await client.query({ name, text, values, rowMode: "array", types: nodePgTypes })).rows;
   }
-  if (client instanceof PGlite) {
-    const options = { rowMode: "array" as const, parsers: { [pgliteTypes.TIMESTAMPTZ]: asText } };
-    return async (_name, text, values) =>
-      (await client.query<unknown[]>(text, values, options)).rows;
-  }
+  if (client instanceof PGlite) return pgliteRunner(client);
   throw new Error("a list page is read on the database, not in a transaction");
+}
+
+/**
+ * On PGlite a page's statement is prepared once by name, then only bound and run, through the
+ * wire protocol as PostgreSQL's driver does: PGlite's `query()` parses and plans every statement
+ * again, 0.6 of the 2.5 ms of CPU a page of 100 claims took (on disk, measured back to back).
+ */
+function pgliteRunner(client: PGlite): ArrayRunner {
+  const prepared = new Set<string>();
+  const send = async (message: Uint8Array) =>
+    (await client.execProtocol(message, { syncToFs: false })).messages;
+  const options = { rowMode: "array" as const, parsers: { [pgliteTypes.TIMESTAMPTZ]: asText } };
+  const { serialize } = protocol;
+  return (name, text, values) =>
+    // As `query()` runs: after any transaction in progress, and alone.
+    client._runExclusiveTransaction(() =>
+      client._runExclusiveQuery(async () => {
+        const messages: ExecProtocolResult["messages"] = [];
+        try {
+          if (!prepared.has(name)) {
+            messages.push(...(await send(serialize.parse({ name, text, types: [] }))));
+            prepared.add(name);
+          }
+          const bind = serialize.bind({ statement: name, values: values.map(asParameter) });
+          messages.push(...(await send(bind)));
+          messages.push(...(await send(serialize.describe({ type: "P" }))));
+          messages.push(...(await send(serialize.execute({}))));
+        } finally {
+          // Also after an error: it ends the statement, and the next one starts clean.
+          messages.push(...(await send(serialize.sync())));
+        }
+        return (parse.parseResults(messages, client.parsers, options)[0]?.rows ??
+          []) as unknown[][];
+      }),
+    );
+}
+
+/** A value as the text PostgreSQL reads for any parameter type a page uses. */
+function asParameter(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  return value instanceof Date ? value.toISOString() : String(value);
 }
