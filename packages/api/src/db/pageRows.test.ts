@@ -1,6 +1,7 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../test/testDatabase.ts";
+import { createTestDatabase, type TestDatabase, testDriver } from "../test/testDatabase.ts";
 import { ListCounts } from "./listCounts.ts";
 import { findOrganization, listOrganizations } from "./organizations.ts";
 import { isoTime, pageStatement } from "./pageRows.ts";
@@ -59,23 +60,65 @@ it("reads a time in another time zone, or without milliseconds, as the same mome
   expect(isoTime("2026-11-26 00:26:04+00")).toBe("2026-11-26T00:26:04.000Z");
 });
 
-it("answers a page statement's database error, then runs it and every other query as before", async () => {
-  const fields = { id: organizations.id, name: organizations.name };
-  const byWalletIndex = database.db
-    .select(fields)
+/** Organizations of their own for a test, by wallet index (the first test uses 900 and up). */
+async function organizationsAt(indexes: number[]) {
+  await database.db.insert(organizations).values(
+    indexes.map((index) => ({
+      name: `Org at ${index}`,
+      walletIndex: index,
+      walletAddress: `0x${String(index).padStart(40, "0")}`,
+    })),
+  );
+}
+
+const nameFields = { id: organizations.id, name: organizations.name };
+const byWalletIndex = () =>
+  database.db
+    .select(nameFields)
     .from(organizations)
     .where(eq(organizations.walletIndex, sql`${sql.placeholder("index")}::int`));
-  const statement = pageStatement(database.db, "test_page_error", byWalletIndex, fields);
+
+it("answers a page statement's database error, then runs it and every other query as before", async () => {
+  await organizationsAt([1002, 1003]);
+  const statement = pageStatement(database.db, "test_page_error", byWalletIndex(), nameFields);
 
   await expect(statement.execute({ index: "not a number" })).rejects.toMatchObject({
     code: "22P02",
   });
-  expect(await statement.execute({ index: 902 })).toEqual([
-    { id: expect.any(String), name: "Org 2" },
+  expect(await statement.execute({ index: 1002 })).toEqual([
+    { id: expect.any(String), name: "Org at 1002" },
   ]);
   const [other] = await database.db
     .select({ name: organizations.name })
     .from(organizations)
-    .where(eq(organizations.walletIndex, 903));
-  expect(other?.name).toBe("Org 3");
+    .where(eq(organizations.walletIndex, 1003));
+  expect(other?.name).toBe("Org at 1003");
+});
+
+it("never reads a page inside another request's open transaction", async () => {
+  const statement = pageStatement(
+    database.db,
+    "test_page_transaction",
+    byWalletIndex(),
+    nameFields,
+  );
+  let read: Promise<unknown[]> | undefined;
+  let early: unknown[] | "waiting" | undefined;
+  await database.db.transaction(async (tx) => {
+    await tx.insert(organizations).values({
+      name: "Uncommitted",
+      walletIndex: 1010,
+      walletAddress: `0x${"1010".padStart(40, "0")}`,
+    });
+    read = statement.execute({ index: 1010 });
+    early = await Promise.race([read, sleep(300).then(() => "waiting" as const)]);
+  });
+  if (testDriver() === "pglite") {
+    // One session: the page waits for the transaction to end, then sees its row.
+    expect(early).toBe("waiting");
+    expect(await read).toEqual([{ id: expect.any(String), name: "Uncommitted" }]);
+  } else {
+    // Another connection: the page is read at once, without the row not yet committed.
+    expect(early).toEqual([]);
+  }
 });

@@ -6,7 +6,7 @@
  * and the Dates took a sixth of the API's CPU serving GET /claims (`pnpm bench lists --profile`).
  */
 import {
-  type ExecProtocolResult,
+  type messages as backendMessages,
   PGlite,
   parse,
   types as pgliteTypes,
@@ -15,6 +15,9 @@ import {
 import { Column, fillPlaceholders, getTableColumns, is, type Query, Table } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import pg from "pg";
+
+type BackendMessage = backendMessages.BackendMessage;
+
 import type { Queryable } from "./client.ts";
 
 /** A row with its `created_at` and `updated_at` as shown: ISO 8601 text, UTC, milliseconds. */
@@ -44,16 +47,18 @@ interface Leaf {
 
 /** The prepared page query: run with its values by name, it answers the page's rows. */
 export interface PageStatement<Row> {
-  execute(values: Record<string, unknown>): Promise<Row[]>;
+  /** The first `keep` rows the query reads (all when omitted). */
+  execute(values: Record<string, unknown>, keep?: number): Promise<Row[]>;
 }
 
 /**
  * The statement `name` running `query` (a Drizzle select of `fields`, not yet run) on the
- * database `q`, which must not be a transaction: a page reads outside one.
+ * database `q`, which must not be a transaction: a page reads outside one. Without a name, the
+ * query is planned for its values on every run.
  */
 export function pageStatement<Row>(
   q: Queryable,
-  name: string,
+  name: string | null,
   query: { toSQL(): Query },
   fields: PageFields,
 ): PageStatement<Row> {
@@ -61,9 +66,10 @@ export function pageStatement<Row>(
   const leaves = leavesOf(fields);
   const run = arrayRunner(q);
   return {
-    async execute(values) {
+    async execute(values, keep) {
       const rows = await run(name, text, fillPlaceholders(params, values));
-      return rows.map((values) => rowOf(leaves, values) as Row);
+      const kept = keep !== undefined && rows.length > keep ? rows.slice(0, keep) : rows;
+      return kept.map((values) => rowOf(leaves, values) as Row);
     },
   };
 }
@@ -120,7 +126,7 @@ export function isoTime(text: string): string {
   return `${match[1]}T${match[2]}.${(match[3] ?? "").padEnd(3, "0")}Z`;
 }
 
-type ArrayRunner = (name: string, text: string, values: unknown[]) => Promise<unknown[][]>;
+type ArrayRunner = (name: string | null, text: string, values: unknown[]) => Promise<unknown[][]>;
 
 const asText = (value: unknown) => value;
 
@@ -133,8 +139,10 @@ const nodePgTypes = {
 function arrayRunner(q: Queryable): ArrayRunner {
   const client = (q as { $client?: unknown }).$client;
   if (client instanceof pg.Pool) {
-    return async (name, text, values) =>
-      (await client.query({ name, text, values, rowMode: "array", types: nodePgTypes })).rows;
+    return async (name, text, values) => {
+      const query = { text, values, rowMode: "array" as const, types: nodePgTypes };
+      return (await client.query(name ? { ...query, name } : query)).rows;
+    };
   }
   if (client instanceof PGlite) return pgliteRunner(client);
   throw new Error("a list page is read on the database, not in a transaction");
@@ -144,39 +152,73 @@ function arrayRunner(q: Queryable): ArrayRunner {
  * On PGlite a page's statement is prepared once by name, then only bound and run, through the
  * wire protocol as PostgreSQL's driver does: PGlite's `query()` parses and plans every statement
  * again, 0.6 of the 2.5 ms of CPU a page of 100 claims took (on disk, measured back to back).
+ * The locks are PGlite's own (`_runExclusiveTransaction`, `_runExclusiveQuery`: internal, kept
+ * by the exact version pin), taken as its `query()` takes them.
  */
 function pgliteRunner(client: PGlite): ArrayRunner {
-  const prepared = new Set<string>();
-  const send = async (message: Uint8Array) =>
-    (await client.execProtocol(message, { syncToFs: false })).messages;
-  const options = { rowMode: "array" as const, parsers: { [pgliteTypes.TIMESTAMPTZ]: asText } };
+  const send = (message: Uint8Array) => client.execProtocolStream(message, { syncToFs: false });
+  const options = { rowMode: "array" as const };
+  const parsers = { ...client.parsers, [pgliteTypes.TIMESTAMPTZ]: asText };
   const { serialize } = protocol;
-  return (name, text, values) =>
-    // As `query()` runs: after any transaction in progress, and alone.
-    client._runExclusiveTransaction(() =>
+  return async (name, text, values) => {
+    if (!name) return (await client.query<unknown[]>(text, values, { ...options, parsers })).rows;
+    const parameters = values.map(asParameter);
+    await client._checkReady();
+    // After any transaction in progress, and alone: PGlite has one session.
+    return client._runExclusiveTransaction(() =>
       client._runExclusiveQuery(async () => {
-        const messages: ExecProtocolResult["messages"] = [];
+        const messages: BackendMessage[] = [];
         try {
-          if (!prepared.has(name)) {
-            messages.push(...(await send(serialize.parse({ name, text, types: [] }))));
-            prepared.add(name);
+          if (prepareOnce(client, name, text)) {
+            try {
+              messages.push(...(await send(serialize.parse({ name, text, types: [] }))));
+            } catch (error) {
+              // Not prepared after all: the next run parses it again.
+              preparedOn.get(client)?.delete(name);
+              throw error;
+            }
           }
-          const bind = serialize.bind({ statement: name, values: values.map(asParameter) });
-          messages.push(...(await send(bind)));
+          messages.push(...(await send(serialize.bind({ statement: name, values: parameters }))));
           messages.push(...(await send(serialize.describe({ type: "P" }))));
           messages.push(...(await send(serialize.execute({}))));
         } finally {
           // Also after an error: it ends the statement, and the next one starts clean.
           messages.push(...(await send(serialize.sync())));
         }
-        return (parse.parseResults(messages, client.parsers, options)[0]?.rows ??
-          []) as unknown[][];
+        return (parse.parseResults(messages, parsers, options)[0]?.rows ?? []) as unknown[][];
       }),
     );
+  };
 }
 
-/** A value as the text PostgreSQL reads for any parameter type a page uses. */
+/** The statements prepared in each PGlite session, by name: their text. */
+const preparedOn = new WeakMap<PGlite, Map<string, string>>();
+
+/**
+ * Whether `name` must be prepared now (first use in this session). One name stands for one
+ * text, as PostgreSQL's driver insists: anything else is a bug, not a second statement.
+ */
+function prepareOnce(client: PGlite, name: string, text: string): boolean {
+  const prepared = preparedOn.get(client) ?? new Map<string, string>();
+  preparedOn.set(client, prepared);
+  const known = prepared.get(name);
+  if (known === undefined) {
+    prepared.set(name, text);
+    return true;
+  }
+  if (known !== text) throw new Error(`statement ${name} is already prepared with another text`);
+  return false;
+}
+
+/**
+ * A value as the text PostgreSQL reads for the parameters a page has: text, uuids, times and
+ * numbers. Anything else would need a type's own serialiser; it is refused, not guessed.
+ */
 function asParameter(value: unknown): string | null {
   if (value === null || value === undefined) return null;
-  return value instanceof Date ? value.toISOString() : String(value);
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === "string" || typeof value === "number" || typeof value === "bigint") {
+    return String(value);
+  }
+  throw new TypeError(`a page parameter must be text, a number or a time, not ${typeof value}`);
 }

@@ -97,7 +97,9 @@ export function listOf<T extends ListedTable, Row = Shown<T["$inferSelect"]>>(
     const rows = (pageJoin ? pageJoin.join(from) : from)
       .where(inArray(table.id, ids))
       .orderBy(...order);
-    return pageStatement(q, name, rows, fields);
+    // A page by offset is planned for its offset on every run: the one plan PostgreSQL keeps for
+    // every offset after five runs read page 1,000 of 100,000 claims on PGlite in 9 s, not 3.
+    return pageStatement(q, shape.offset ? null : name, rows, fields);
   };
 
   return async (
@@ -125,15 +127,17 @@ export function listOf<T extends ListedTable, Row = Shown<T["$inferSelect"]>>(
     const statement = preparedOnce(q, `list_${tableName}_${shapeHash}`, (name) =>
       prepare(q, shape, name),
     );
-    const read = await statement.execute({
-      ...Object.fromEntries(shape.filters.map((name) => [name, given[name]])),
-      scope: scope.organizationId,
-      updated_since: given.updated_since,
-      after_at: cursor?.createdAt,
-      after_id: cursor?.id,
-      offset,
-    });
-    const rows = read.length > query.limit ? read.slice(0, query.limit) : read;
+    const rows = await statement.execute(
+      {
+        ...Object.fromEntries(shape.filters.map((name) => [name, given[name]])),
+        scope: scope.organizationId,
+        updated_since: given.updated_since,
+        after_at: cursor?.createdAt,
+        after_id: cursor?.id,
+        offset,
+      },
+      query.limit,
+    );
     const last = rows.at(-1);
     const next = last && rows.length === query.limit ? encodeCursor(positionOf(last)) : null;
     return { rows, count, next };
