@@ -35,6 +35,9 @@ export function accountNodeOf(key: HDKey): AccountNode {
 
 /** The address of the non-hardened child `index` (below 2^31) of the account node. */
 export function addressOf(account: AccountNode, index: number): Address {
+  if (!Number.isInteger(index) || index < 0 || index >= 2 ** 31) {
+    throw new RangeError(`wallet index out of range: ${index}`);
+  }
   const data = new Uint8Array(37);
   data.set(account.publicKey);
   new DataView(data.buffer).setUint32(33, index);

@@ -14,6 +14,7 @@ import {
 import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { isValidMnemonic } from "../env.ts";
 import { TEST_MNEMONIC } from "../test/constants.ts";
+import { accountNodeOf, addressOf } from "./derive.ts";
 import { createWallets, loadOrCreateMnemonic } from "./wallets.ts";
 
 describe("createWallets", () => {
@@ -65,6 +66,10 @@ describe("createWallets", () => {
 
   it("refuses indexes outside the non-hardened range", () => {
     const wallets = createWallets(TEST_MNEMONIC);
+    const account = accountNodeOf(HDKey.fromMasterSeed(mnemonicToSeedSync(TEST_MNEMONIC)));
+    for (const index of [-1, 1.5, 2 ** 31, 2 ** 32]) {
+      expect(() => addressOf(account, index)).toThrow(RangeError);
+    }
     expect(() => wallets.addressAt(-1)).toThrow(RangeError);
     expect(() => wallets.addressAt(2 ** 31)).toThrow(RangeError);
   });
