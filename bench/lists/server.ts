@@ -136,6 +136,7 @@ async function seedInOwnProcess(args: string[]): Promise<Record<string, number>>
 async function api(driver: string, seedName: string, rows: number): Promise<void> {
   // Imported here, not at the top, so the bare baselines load nothing of the API.
   const {
+    boundHeapGrowth,
     createApiKey,
     createApp,
     createLogger,
@@ -145,6 +146,8 @@ async function api(driver: string, seedName: string, rows: number): Promise<void
     startChainServices,
   } = await import("@collectibles/api/embed");
   const { DEV_MNEMONIC: TEST_MNEMONIC } = await import("@collectibles/devkit/chain");
+  // As the API's own start does (packages/api/src/index.ts).
+  boundHeapGrowth();
   const storageDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-lists-"));
   cleanups.push(async () => fs.rmSync(storageDir, { recursive: true, force: true }));
   const where =

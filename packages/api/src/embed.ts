@@ -8,6 +8,7 @@ export { startChainServices } from "./chain/chainServices.ts";
 export { createApiKey } from "./db/apiKeys.ts";
 export { type Database, openDatabase } from "./db/client.ts";
 export { parseEnv, relayerKeyOf } from "./env.ts";
+export { boundHeapGrowth } from "./heap.ts";
 export { LocalImageStorage } from "./images/imageStorage.ts";
 export { createLogger } from "./logger.ts";
 export { createWallets } from "./wallets/wallets.ts";

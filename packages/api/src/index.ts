@@ -15,9 +15,12 @@ import {
 import { type RunningChainServices, startChainServices } from "./chain/chainServices.ts";
 import { forgetFoundKeys, KEY_REVOKED_CHANNEL } from "./db/apiKeys.ts";
 import { apiDataDir, EnvError, parseEnv } from "./env.ts";
+import { boundHeapGrowth } from "./heap.ts";
 import { createLogger } from "./logger.ts";
 import { startHousekeeping } from "./services/housekeeping.ts";
 import { startWebhookSender } from "./webhooks/sender.ts";
+
+boundHeapGrowth();
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
