@@ -7,7 +7,7 @@
  */
 import v8 from "node:v8";
 
-export const HEAP_GROWING_PERCENT = 50;
+const HEAP_GROWING_PERCENT = 50;
 
 /** Applies the growth factor to this process (V8 reads it at each collection). */
 export function boundHeapGrowth(): void {
