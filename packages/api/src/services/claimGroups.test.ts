@@ -120,26 +120,4 @@ describe("claims submitted together", () => {
       "s3@group.example",
     ]);
   });
-
-  it("give a claim by email to the organization's user of that email, in any case, creating no other", async () => {
-    const org = await organization("Known Co");
-    const known = await t.call("POST", "/users", {
-      json: { organization_id: org, email: "known@group.example" },
-    });
-    const wide = await collectible(org, 10);
-    const deps = groupDeps();
-    const scope = { organizationId: null };
-    // The first request is stored alone; the others are the group found by email together.
-    const claims = await Promise.all(
-      ["first@group.example", "KNOWN@Group.example", "second@group.example"].map((email) =>
-        deps.claimGroups.submit({ scope, body: { collectible_id: wide, email } }),
-      ),
-    );
-    expect(claims[1]?.claim.holderId).toBe(known.body.data.id);
-    const holders = await t.database.db
-      .select({ id: users.id })
-      .from(users)
-      .where(eq(users.organizationId, org));
-    expect(holders).toHaveLength(3);
-  });
 });
