@@ -33,9 +33,12 @@ export function accountNodeOf(key: HDKey): AccountNode {
   };
 }
 
-/** The address of the non-hardened child `index` (below 2^31) of the account node. */
+/** BIP-32: indexes from here on are hardened, which a public key cannot derive. */
+export const FIRST_HARDENED_INDEX = 2 ** 31;
+
+/** The address of the non-hardened child `index` of the account node. */
 export function addressOf(account: AccountNode, index: number): Address {
-  if (!Number.isInteger(index) || index < 0 || index >= 2 ** 31) {
+  if (!Number.isInteger(index) || index < 0 || index >= FIRST_HARDENED_INDEX) {
     throw new RangeError(`wallet index out of range: ${index}`);
   }
   const data = new Uint8Array(37);

@@ -11,7 +11,7 @@ import { Worker } from "node:worker_threads";
 import { mnemonicToSeedSync } from "@scure/bip39";
 import type { Address } from "viem";
 import { english, generateMnemonic, HDKey } from "viem/accounts";
-import { accountNodeOf, addressOf } from "./derive.ts";
+import { accountNodeOf, addressOf, FIRST_HARDENED_INDEX } from "./derive.ts";
 
 export interface Wallets {
   /** The address at m/44'/60'/0'/0/<index>. */
@@ -56,7 +56,9 @@ export function createWallets(mnemonic: string, options: WalletOptions = {}): Wa
   }
   // Seed stretching (PBKDF2, 2048 rounds) happens once; each address is then a cheap derivation.
   const accountKey = HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic)).derive("m/44'/60'/0'/0");
+  // Only the public side is kept: the account's private key is not held past this line.
   const account = accountNodeOf(accountKey);
+  const publicExtendedKey = accountKey.publicExtendedKey;
   const cache = new Map<number, Address>();
 
   const remember = (index: number, address: Address) => {
@@ -71,7 +73,7 @@ export function createWallets(mnemonic: string, options: WalletOptions = {}): Wa
   const startWorker = () => {
     const started = new Worker(new URL("./addressWorker.ts", import.meta.url), {
       // The account's public key and chain code: enough to name addresses, not to sign.
-      workerData: { publicExtendedKey: accountKey.publicExtendedKey },
+      workerData: { publicExtendedKey },
       // A small young generation: the worker keeps little, and it holds some 30 MiB less
       // for derivations some 10% slower.
       resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 64 },
@@ -90,17 +92,14 @@ export function createWallets(mnemonic: string, options: WalletOptions = {}): Wa
     // Asked again only once half of what was prepared is used up: ranges, not single indexes.
     if (ahead === 0 || index + ahead / 2 < preparedUpTo) return;
     const from = Math.max(index, preparedUpTo);
-    // Non-hardened indexes end below 2^31.
-    preparedUpTo = Math.min(index + ahead, 2 ** 31);
+    preparedUpTo = Math.min(index + ahead, FIRST_HARDENED_INDEX);
     if (from >= preparedUpTo) return;
     worker ??= startWorker();
     worker.postMessage({ from, count: preparedUpTo - from });
   };
 
+  // addressOf refuses an index outside the non-hardened range (RangeError).
   const addressAt = (index: number): Address => {
-    if (!Number.isInteger(index) || index < 0 || index >= 2 ** 31) {
-      throw new RangeError(`wallet index out of range: ${index}`);
-    }
     let address = cache.get(index);
     if (!address) {
       address = addressOf(account, index);
