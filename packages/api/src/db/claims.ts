@@ -5,7 +5,7 @@ import type { Presentable, Shown } from "./pageRows.ts";
 import { preparedOnce } from "./prepared.ts";
 import { listOf } from "./readers.ts";
 import { claims, collectibles, users } from "./schema.ts";
-import { type Scope, visibleClaim, visibleCollectible } from "./scope.ts";
+import { preparedScope, type Scope, visibleClaim, visibleCollectible } from "./scope.ts";
 
 export type ClaimRow = typeof claims.$inferSelect;
 export type NewClaim = typeof claims.$inferInsert;
@@ -34,14 +34,7 @@ export async function findClaim(
       .select({ claim: claims, organizationId: collectibles.organizationId })
       .from(claims)
       .innerJoin(collectibles, eq(collectibles.id, claims.collectibleId))
-      .where(
-        and(
-          eq(claims.id, sql.placeholder("id")),
-          visibleCollectible({
-            organizationId: scoped ? (sql.placeholder("scope") as unknown as string) : null,
-          }),
-        ),
-      )
+      .where(and(eq(claims.id, sql.placeholder("id")), visibleCollectible(preparedScope(scoped))))
       .prepare(name),
   );
   const [row] = await find.execute({ id, scope: scope.organizationId });

@@ -24,7 +24,7 @@ import { countRows, type ListCounts, listKey } from "./listCounts.ts";
 import { type PageFields, type PageStatement, pageStatement, type Shown } from "./pageRows.ts";
 import { offsetOf, type PageRequest } from "./pagination.ts";
 import { preparedOnce } from "./prepared.ts";
-import type { Scope } from "./scope.ts";
+import { preparedScope, type Scope } from "./scope.ts";
 
 /** A list request: the page and the query's filters (named as in the query string). */
 export type ListQuery = PageRequest & Record<string, unknown>;
@@ -74,7 +74,7 @@ export function listOf<T extends ListedTable, Row = Shown<T["$inferSelect"]>>(
   const positionOf = pageJoin?.positionOf ?? ((row: Row) => row as ListPosition);
   /** The page query of one shape, its values as placeholders named after the query's fields. */
   const prepare = (q: Queryable, shape: ListShape, name: string): PageStatement<Row> => {
-    const scope = { organizationId: shape.scoped ? (p("scope") as unknown as string) : null };
+    const scope = preparedScope(shape.scoped);
     const ids = q
       .select({ id: table.id })
       .from(table as PgTable)

@@ -12,6 +12,14 @@ export interface Scope {
   organizationId: string | null;
 }
 
+/**
+ * The scope of a prepared statement: a scoped one takes the organization as its `scope` value
+ * when run (placeholders stand in for values in Drizzle's types, hence the cast).
+ */
+export function preparedScope(scoped: boolean): Scope {
+  return { organizationId: scoped ? (sql.placeholder("scope") as unknown as string) : null };
+}
+
 /** Restricts `column` (an organization id) to the scope's subtree; undefined when unscoped. */
 export function scopeCondition(scope: Scope, column: AnyPgColumn): SQL | undefined {
   if (!scope.organizationId) return undefined;
