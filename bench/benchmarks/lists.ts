@@ -345,7 +345,7 @@ export function listBenchmark(options: ListBenchmarkOptions): Benchmark {
           }
           // What the embedded database costs by itself, beside the API's figure above.
           if (driver === "pglite" && bareMemory.express) {
-            ctx.log(`${name} alone: the same database opened in a bare Node process`);
+            ctx.log(`${name} alone: a database seeded the same way, opened in a bare Node process`);
             const alone = await startServer(ctx, [
               "bare-pglite",
               options.seed,

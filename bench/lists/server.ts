@@ -9,7 +9,7 @@
  *                                          exists, it does not hold what bulk-loading it took
  *   bare-http <bodyFile>                   node:http answering a fixed JSON body
  *   bare-express <bodyFile>                Express answering the same body
- *   bare-pglite <seed> <rows>              PGlite alone: the seeded database opened in a bare
+ *   bare-pglite <seed> <rows>              PGlite alone: a database seeded as the api mode's, opened in a bare
  *                                          Node process (seeded by a process of its own), its
  *                                          claims counted once; reports its memory, serves nothing
  *

@@ -1,6 +1,6 @@
 /**
  * A list page's rows, read in the form they are shown: the query runs as a named prepared
- * statement (on PostgreSQL and on PGlite) answering arrays, each row is built
+ * statement (on PostgreSQL and on PGlite; a page by offset is planned each run) answering arrays, each row is built
  * by a plan made once per query, and `created_at` and `updated_at` stay the text the API answers
  * (ISO 8601) instead of becoming a Date that is formatted again. Drizzle's generic row mapping
  * and the Dates took a sixth of the API's CPU serving GET /claims (`pnpm bench lists --profile`).

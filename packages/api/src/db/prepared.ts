@@ -1,8 +1,8 @@
 /**
  * Statements prepared once per database handle and kept by their name: a hot query is then
  * built (by Drizzle) and planned (by PostgreSQL, per connection) once, and afterwards only run
- * with its values. The name is also the prepared statement's name on PostgreSQL, so one name
- * must always stand for one query text.
+ * with its values. The name is also the prepared statement's name on PostgreSQL (unless the
+ * statement is built without one), so one name must always stand for one query text.
  */
 import type { Queryable } from "./client.ts";
 
