@@ -4,7 +4,9 @@
  */
 import express, { type Express } from "express";
 import { ListCounts } from "./db/listCounts.ts";
+import { snapshotReader } from "./db/snapshot.ts";
 import type { AppDeps, RouteDeps } from "./deps.ts";
+import { ListPages } from "./http/listPages.ts";
 import { mountEndpoints } from "./http/mountEndpoints.ts";
 import { undocumented } from "./http/responseAudit.ts";
 import { ConcurrencyLimit } from "./lib/concurrencyLimit.ts";
@@ -38,6 +40,8 @@ export function routeDepsOf(appDeps: AppDeps): RouteDeps {
   const deps: RouteDeps = {
     ...appDeps,
     counts: new ListCounts(),
+    pages: new ListPages(),
+    snapshot: snapshotReader(appDeps.db),
     claimTransactions: new ConcurrencyLimit(CLAIM_TRANSACTIONS),
     claimGroups: new GroupQueue(
       (group) => storeClaimGroup(deps, group),

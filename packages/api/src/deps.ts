@@ -7,6 +7,7 @@ import type { IdempotentWrite } from "./db/idempotencyKeys.ts";
 import type { ListCounts } from "./db/listCounts.ts";
 import type { Scope } from "./db/scope.ts";
 import type { Env } from "./env.ts";
+import type { ListPages } from "./http/listPages.ts";
 import type { ImageStorage } from "./images/imageStorage.ts";
 import type { ConcurrencyLimit } from "./lib/concurrencyLimit.ts";
 import type { GroupQueue } from "./lib/groupQueue.ts";
@@ -69,6 +70,10 @@ export interface AppDeps {
 export interface RouteDeps extends AppDeps {
   /** List counts remembered between requests, dropped by every write (db/listCounts.ts). */
   counts: ListCounts;
+  /** List answers kept with the database snapshot they were read at (http/listPages.ts). */
+  pages: ListPages;
+  /** The database's snapshot now (db/snapshot.ts). */
+  snapshot(): Promise<string>;
   /** Claim transactions running at once (lib/concurrencyLimit.ts). */
   claimTransactions: ConcurrencyLimit;
   /** POST /claims requests stored together as they arrive (services/claimGroups.ts). */

@@ -4,7 +4,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
@@ -12,6 +12,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { CountingPGlite } from "./countingPglite.ts";
 import { acquireDirLock, type DirLock, DirLockedError } from "./dirLock.ts";
 import { databaseErrorText } from "./pgError.ts";
 import * as schema from "./schema.ts";
@@ -166,7 +167,8 @@ async function openPglite(
   }
   let client: PGlite | undefined;
   try {
-    client = await PGlite.create({ dataDir, loadDataDir });
+    client = new CountingPGlite({ dataDir, loadDataDir });
+    await client.waitReady;
     const db = drizzlePglite(client, { schema }) as unknown as Database;
     if (migrate) {
       await migratePglite(drizzlePglite(client, { schema }), {

@@ -45,6 +45,15 @@ export class ListCounts {
     this.#counting.clear();
   }
 
+  /**
+   * Until when (`Date.now()`) the count remembered for `key` may be given; 0 when none is
+   * remembered. An answer kept with its count is kept no longer (http/listPages.ts).
+   */
+  freshUntil(key: string): number {
+    const known = this.#entries.get(key);
+    return known && known.generation === this.#generation ? known.at + this.maxAgeMs : 0;
+  }
+
   /** The count for `key` (the list and its filters), counted by `count` when not remembered. */
   async get(key: string, count: () => Promise<number>): Promise<number> {
     const now = Date.now();

@@ -19,6 +19,7 @@ import pg from "pg";
 type BackendMessage = backendMessages.BackendMessage;
 
 import type { Queryable } from "./client.ts";
+import { CountingPGlite } from "./countingPglite.ts";
 
 /** A row with its `created_at` and `updated_at` as shown: ISO 8601 text, UTC, milliseconds. */
 export type Shown<Row> = Omit<Row, "createdAt" | "updatedAt"> & {
@@ -136,7 +137,7 @@ const nodePgTypes = {
     typeId === pg.types.builtins.TIMESTAMPTZ ? asText : pg.types.getTypeParser(typeId, format),
 };
 
-function arrayRunner(q: Queryable): ArrayRunner {
+export function arrayRunner(q: Queryable): ArrayRunner {
   const client = (q as { $client?: unknown }).$client;
   if (client instanceof pg.Pool) {
     return async (name, text, values) => {
@@ -156,7 +157,10 @@ function arrayRunner(q: Queryable): ArrayRunner {
  * by the exact version pin), taken as its `query()` takes them.
  */
 function pgliteRunner(client: PGlite): ArrayRunner {
-  const send = (message: Uint8Array) => client.execProtocolStream(message, { syncToFs: false });
+  // A page only selects: its statements leave the data as they found it (db/snapshot.ts).
+  const start = (message: Uint8Array) => client.execProtocolStream(message, { syncToFs: false });
+  const send = (message: Uint8Array) =>
+    client instanceof CountingPGlite ? client.uncounted(() => start(message)) : start(message);
   const options = { rowMode: "array" as const };
   const parsers = { ...client.parsers, [pgliteTypes.TIMESTAMPTZ]: asText };
   const { serialize } = protocol;

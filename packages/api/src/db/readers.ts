@@ -32,6 +32,8 @@ export type ListQuery = PageRequest & Record<string, unknown>;
 export interface Page<Row> {
   rows: Row[];
   count: number;
+  /** Until when (`Date.now()`) `count` may be given again (db/listCounts.ts). */
+  countFreshUntil: number;
   /** The cursor of the next page, when this one is full (more may follow). */
   next: string | null;
 }
@@ -140,7 +142,7 @@ export function listOf<T extends ListedTable, Row = Shown<T["$inferSelect"]>>(
     );
     const last = rows.at(-1);
     const next = last && rows.length === query.limit ? encodeCursor(positionOf(last)) : null;
-    return { rows, count, next };
+    return { rows, count, countFreshUntil: counts.freshUntil(key), next };
   };
 
   /**

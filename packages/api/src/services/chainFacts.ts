@@ -77,6 +77,15 @@ export async function withChainFacts(
   });
 }
 
+/** A claim confirmed before editions were stored: its edition is the indexer's. */
+const confirmedBeforeEditions = (row: ClaimWithOrganization) =>
+  row.claim.status === "confirmed" && row.claim.edition === null;
+
+/** Whether `withChainFacts` asks the indexer about these claims. */
+export function asksIndexer(deps: AppDeps, rows: ClaimWithOrganization[]): boolean {
+  return deps.chain?.indexer !== undefined && rows.some(confirmedBeforeEditions);
+}
+
 /**
  * The indexer's facts of claims confirmed before editions were stored (their edition is null):
  * none for claims confirmed since. When the indexer does not answer, they show as minted.
@@ -84,9 +93,7 @@ export async function withChainFacts(
 async function legacyFacts(deps: AppDeps, rows: ClaimWithOrganization[]) {
   const facts = new Map<string, { holder: string; edition: number; transactionHash: string }>();
   const indexer = deps.chain?.indexer;
-  const ids = rows
-    .filter((row) => row.claim.status === "confirmed" && row.claim.edition === null)
-    .map((row) => row.claim.id);
+  const ids = rows.filter(confirmedBeforeEditions).map((row) => row.claim.id);
   if (ids.length === 0 || !indexer) return facts;
   try {
     for (const [id, chain] of await indexer.claimsByIds(ids)) {

@@ -12,6 +12,12 @@ import { notFound } from "../errorCatalogue.ts";
 
 type Kind = Parameters<typeof notFound>[0];
 
+/** A page of views, and whether the database alone made it. */
+export interface ListedPage<View> extends Page<View> {
+  /** Made from the database alone: the same while the database is unchanged (db/snapshot.ts). */
+  fromDatabase: boolean;
+}
+
 export function reads<Row, View>(
   kind: Kind,
   db: {
@@ -19,11 +25,17 @@ export function reads<Row, View>(
     find(q: Queryable, id: string, scope: Scope): Promise<Row | undefined>;
   },
   enrich: (deps: RouteDeps, rows: Row[]) => Promise<View[]>,
+  /** Whether enriching these rows asks something besides the database (the indexer). */
+  asksBeyondDatabase: (deps: RouteDeps, rows: Row[]) => boolean = () => false,
 ) {
   return {
-    async list(deps: RouteDeps, scope: Scope, query: ListQuery): Promise<Page<View>> {
+    async list(deps: RouteDeps, scope: Scope, query: ListQuery): Promise<ListedPage<View>> {
       const page = await db.list(deps.db, scope, query, deps.counts);
-      return { rows: await enrich(deps, page.rows), count: page.count, next: page.next };
+      return {
+        ...page,
+        rows: await enrich(deps, page.rows),
+        fromDatabase: !asksBeyondDatabase(deps, page.rows),
+      };
     },
     async get(deps: RouteDeps, scope: Scope, id: string): Promise<View> {
       const row = await db.find(deps.db, id, scope);
