@@ -8,9 +8,10 @@
  * On PostgreSQL the snapshot is read for every use: one prepared statement. PGlite is one
  * process's database (its folder is locked), so only statements this process runs can change
  * it: its snapshot is read again only after a statement other than a page ran. On PGlite, a
- * read of the snapshot for each request cost more than the page it saved (the embedded
- * database's code evicts the server's from the CPU caches: 0.79 ms of CPU per cached page
- * against 0.34 without the read, `pnpm bench lists`).
+ * read of the snapshot for each request took most of what keeping the page saved: 0.79 ms of
+ * the API's CPU per kept answer of GET /claims against 0.34 without the read (the list
+ * benchmark's API and load; the read alone takes 0.05 ms, but the embedded database's code
+ * evicts the server's from the CPU caches).
  */
 import type { Database } from "./client.ts";
 import { CountingPGlite } from "./countingPglite.ts";

@@ -17,6 +17,9 @@ it("keeps an answer once it is made a second time at the same snapshot", () => {
   expect(pages.get("claims", "10:13:")).toBeUndefined();
   pages.offer("claims", "10:13:", Buffer.from("[1, 2]"), later());
   expect(pages.get("claims", "10:13:")).toEqual(Buffer.from("[1, 2]"));
+  // More requests that missed at the same time offer it again: it stays kept.
+  pages.offer("claims", "10:13:", Buffer.from("[1, 2]"), later());
+  expect(pages.get("claims", "10:13:")).toEqual(Buffer.from("[1, 2]"));
 });
 
 it("gives a kept answer only at the snapshot it was read at, and only until its count's time", async () => {

@@ -53,6 +53,8 @@ export class ListPages {
    */
   offer(key: string, snapshot: string, bytes: Buffer, until: number): void {
     const known = this.#kept.get(key);
+    // Requests that missed together offer the same answer: the first kept stays.
+    if (known?.snapshot === snapshot) return;
     if (known) this.#forget(key, known);
     if (this.#askedOnce.get(key) !== snapshot) {
       if (this.#askedOnce.size >= ASKED_ONCE) this.#askedOnce.clear();
