@@ -1,12 +1,14 @@
 /**
  * The load generator, in a process of its own so it does not share a CPU queue with the server:
  * `node bench/lists/load.ts '<json options>'` runs autocannon (a short warm-up, then the
- * measurement) and prints one JSON line with latency percentiles, req/s and error counts.
+ * measurement; the same path every time, or `paths` in turn) and prints one JSON line with latency percentiles, req/s and error counts.
  */
 import autocannon from "autocannon";
 
 interface LoadOptions {
   url: string;
+  /** Paths sent in turn instead of the url's own (each request the next one). */
+  paths?: string[];
   headers?: Record<string, string>;
   connections: number;
   durationSeconds: number;
@@ -15,9 +17,24 @@ interface LoadOptions {
 
 const options = JSON.parse(process.argv[2] ?? "{}") as LoadOptions;
 
+let sent = 0;
+const paths = options.paths ?? [];
+
 function run(duration: number) {
   return autocannon({
     url: options.url,
+    ...(paths.length > 0
+      ? {
+          requests: [
+            {
+              setupRequest: (request: Record<string, unknown>) => ({
+                ...request,
+                path: paths[sent++ % paths.length],
+              }),
+            },
+          ],
+        }
+      : {}),
     headers: options.headers,
     connections: options.connections,
     duration,
