@@ -12,6 +12,7 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { API_NODE_FLAGS } from "@collectibles/api/heap";
 import { type ManagedProcess, startProcess } from "@collectibles/devkit/processes";
 import { profileNote, topSelfTime } from "../lib/cpuProfile.ts";
 import { MiB, runCommand, sampleProcessRss } from "../lib/proc.ts";
@@ -81,10 +82,13 @@ async function startServer(
   profileDir?: string,
 ): Promise<Server> {
   const profiling = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
+  // The API's process starts as its start script starts it.
+  const apiFlags = args[0] === "api" ? API_NODE_FLAGS : [];
   const server = startProcess({
     name: `list server ${args.join(" ")}`,
     command: process.execPath,
     args: [
+      ...apiFlags,
       ...profiling,
       "--import",
       tsxLoader(),

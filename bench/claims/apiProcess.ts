@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import path from "node:path";
+import { API_NODE_FLAGS } from "@collectibles/api/heap";
 import { type ManagedProcess, startProcess } from "@collectibles/devkit/processes";
 import { CONNECTIONS, log } from "./config.ts";
 
@@ -23,8 +24,12 @@ export async function startApi(
   env: Record<string, string>,
   profileDir?: string,
 ): Promise<RunningApi> {
-  // BENCH_API_NODE_ARGS: extra Node flags for the API, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`.
-  const nodeArgs = (process.env.BENCH_API_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  // The flags the API's start script passes, then BENCH_API_NODE_ARGS: extra Node flags, e.g.
+  // `--cpu-prof --cpu-prof-dir=/tmp/p`.
+  const nodeArgs = [
+    ...API_NODE_FLAGS,
+    ...(process.env.BENCH_API_NODE_ARGS ?? "").split(" ").filter(Boolean),
+  ];
   if (profileDir) nodeArgs.push("--cpu-prof", `--cpu-prof-dir=${profileDir}`);
   // The request log (JSON lines at info, as in production) is read and dropped, as a log shipper
   // would take it away; the tail is kept for error messages.
