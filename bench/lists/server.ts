@@ -84,10 +84,12 @@ async function chainAndIndexer(): Promise<Record<string, string>> {
 
 async function barePglite(seedName: string, rows: number): Promise<void> {
   const { PGlite } = await import("@electric-sql/pglite");
+  const { PGLITE_START_PARAMS } = await import("@collectibles/api/pglite-settings");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-pglite-alone-"));
   cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
   await seedInOwnProcess(["pglite", seedName, String(rows), dir]);
-  const db = await PGlite.create({ dataDir: dir });
+  // Started as the API starts it.
+  const db = await PGlite.create({ dataDir: dir, startParams: PGLITE_START_PARAMS });
   cleanups.unshift(() => db.close());
   // One read of the largest table, as list load makes many.
   await db.query("select count(*) from claims");

@@ -15,6 +15,7 @@ import pg from "pg";
 import { CountingPGlite } from "./countingPglite.ts";
 import { acquireDirLock, type DirLock, DirLockedError } from "./dirLock.ts";
 import { databaseErrorText } from "./pgError.ts";
+import { PGLITE_START_PARAMS } from "./pgliteSettings.ts";
 import * as schema from "./schema.ts";
 
 export type Schema = typeof schema;
@@ -167,7 +168,11 @@ async function openPglite(
   }
   let client: PGlite | undefined;
   try {
-    client = new CountingPGlite({ dataDir, loadDataDir });
+    client = new CountingPGlite({
+      dataDir,
+      loadDataDir,
+      startParams: PGLITE_START_PARAMS,
+    });
     await client.waitReady;
     const db = drizzlePglite(client, { schema }) as unknown as Database;
     if (migrate) {

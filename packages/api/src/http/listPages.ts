@@ -17,7 +17,7 @@ interface Kept {
   until: number;
 }
 
-/** How many answers asked once are remembered (by key and snapshot only) in case they are asked again. */
+/** How many answers made once are remembered (key and snapshot), in case one is asked again. */
 const ASKED_ONCE = 256;
 
 export class ListPages {
