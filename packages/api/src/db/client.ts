@@ -25,6 +25,11 @@ export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 /** A database or an open transaction: repository functions accept both. */
 export type Queryable = Database | Transaction;
 
+/** The driver's own client under Drizzle: a `pg.Pool`, a `PGlite`, or none for a transaction. */
+export function driverClientOf(q: Queryable): unknown {
+  return (q as { $client?: unknown }).$client;
+}
+
 export const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, "../../drizzle");
 
 export type DatabaseOptions =

@@ -18,7 +18,7 @@ import pg from "pg";
 
 type BackendMessage = backendMessages.BackendMessage;
 
-import type { Queryable } from "./client.ts";
+import { driverClientOf, type Queryable } from "./client.ts";
 import { CountingPGlite } from "./countingPglite.ts";
 
 /** A row with its `created_at` and `updated_at` as shown: ISO 8601 text, UTC, milliseconds. */
@@ -138,7 +138,7 @@ const nodePgTypes = {
 };
 
 export function arrayRunner(q: Queryable): ArrayRunner {
-  const client = (q as { $client?: unknown }).$client;
+  const client = driverClientOf(q);
   if (client instanceof pg.Pool) {
     return async (name, text, values) => {
       const query = { text, values, rowMode: "array" as const, types: nodePgTypes };

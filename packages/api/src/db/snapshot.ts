@@ -13,7 +13,7 @@
  * benchmark's API and load; the read alone takes 0.05 ms, but the embedded database's code
  * evicts the server's from the CPU caches).
  */
-import type { Database } from "./client.ts";
+import { type Database, driverClientOf } from "./client.ts";
 import { CountingPGlite } from "./countingPglite.ts";
 import { arrayRunner } from "./pageRows.ts";
 
@@ -26,7 +26,7 @@ export function snapshotReader(db: Database): () => Promise<string> {
     const [row] = await run("current_snapshot", SNAPSHOT, []);
     return String(row?.[0]);
   };
-  const client = (db as { $client?: unknown }).$client;
+  const client = driverClientOf(db);
   if (!(client instanceof CountingPGlite)) return read;
   let known: { statements: number; snapshot: Promise<string> } | undefined;
   return () => {

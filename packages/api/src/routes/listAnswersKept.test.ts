@@ -6,6 +6,7 @@
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { expect, it } from "vitest";
+import { driverClientOf } from "../db/client.ts";
 import { CountingPGlite } from "../db/countingPglite.ts";
 import { testAppPerFile } from "../test/perFile.ts";
 import { testDriver } from "../test/testDatabase.ts";
@@ -88,7 +89,7 @@ it.runIf(testDriver() === "postgres")(
 it.runIf(testDriver() === "pglite")(
   "on PGlite, answers a list again without running a statement, also after a read elsewhere",
   async () => {
-    const client = (t.database.db as { $client?: unknown }).$client;
+    const client = driverClientOf(t.database.db);
     if (!(client instanceof CountingPGlite)) throw new Error("the API opens a CountingPGlite");
     // GET /users counts each user's claims: a statement for every answer it makes. The app's
     // webhook sender also runs statements now and then, so a few tries are allowed.

@@ -5,8 +5,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { PGlite } from "@electric-sql/pglite";
 import type { TestProject } from "vitest/node";
-import { openDatabase } from "../db/client.ts";
+import { driverClientOf, openDatabase } from "../db/client.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -19,8 +20,7 @@ export default async function setup(project: TestProject) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "api-pglite-template-"));
   const file = path.join(dir, "template.tar");
   const handle = await openDatabase({ driver: "pglite" });
-  const pglite = (handle.db as unknown as { $client: import("@electric-sql/pglite").PGlite })
-    .$client;
+  const pglite = driverClientOf(handle.db) as PGlite;
   const dump = await pglite.dumpDataDir("none");
   fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   await handle.close();
