@@ -1,10 +1,9 @@
 /**
  * The address worker (see `wallets.ts`): derives the addresses of a range of wallet indexes off
- * the request thread. It is given the account's extended public key only: it can name addresses
- * but holds no key that signs.
+ * the request thread. It is given the account's public key and chain code only: it can name
+ * addresses but holds no key that signs.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { HDKey } from "viem/accounts";
 import { accountNodeOf, addressOf } from "./derive.ts";
 
 export interface AddressRange {
@@ -12,9 +11,7 @@ export interface AddressRange {
   count: number;
 }
 
-const account = accountNodeOf(
-  HDKey.fromExtendedKey((workerData as { publicExtendedKey: string }).publicExtendedKey),
-);
+const account = accountNodeOf(workerData as { publicKey: Uint8Array; chainCode: Uint8Array });
 
 /** Addresses sent back together: each is ready some milliseconds after it is derived. */
 const CHUNK = 50;
