@@ -12,7 +12,7 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { API_NODE_FLAGS } from "@collectibles/api/heap";
+import { API_NODE_FLAGS, API_START_ENV } from "@collectibles/api/heap";
 import { type ManagedProcess, startProcess } from "@collectibles/devkit/processes";
 import { profileNote, topSelfTime } from "../lib/cpuProfile.ts";
 import { MiB, runCommand, sampleProcessRss } from "../lib/proc.ts";
@@ -84,6 +84,7 @@ async function startServer(
   const profiling = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
   // The API's process starts as its start script starts it.
   const apiFlags = args[0] === "api" ? API_NODE_FLAGS : [];
+  const apiEnv = args[0] === "api" ? API_START_ENV : {};
   const server = startProcess({
     name: `list server ${args.join(" ")}`,
     command: process.execPath,
@@ -96,7 +97,7 @@ async function startServer(
       ...args,
     ],
     cwd: ctx.root,
-    env: { ...process.env, BENCH_POSTGRES_URL: ctx.postgresUrl },
+    env: { ...process.env, ...apiEnv, BENCH_POSTGRES_URL: ctx.postgresUrl },
     // stdout carries the API's request log: discarded, as a log shipper would take it away.
     discardStdout: true,
     ipc: true,

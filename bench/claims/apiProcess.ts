@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import path from "node:path";
-import { API_NODE_FLAGS } from "@collectibles/api/heap";
+import { API_NODE_FLAGS, API_START_ENV } from "@collectibles/api/heap";
 import { type ManagedProcess, startProcess } from "@collectibles/devkit/processes";
 import { CONNECTIONS, log } from "./config.ts";
 
@@ -40,7 +40,7 @@ export async function startApi(
     command: process.execPath,
     args: [...nodeArgs, "--import", "tsx", "src/index.ts"],
     cwd: apiRoot,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...API_START_ENV, ...env },
     onLine: (line) => {
       const db = /database: (.*)/.exec(line);
       if (db?.[1]) database = db[1].trim();

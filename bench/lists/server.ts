@@ -150,6 +150,9 @@ async function api(driver: string, seedName: string, rows: number): Promise<void
   const { DEV_MNEMONIC: TEST_MNEMONIC } = await import("@collectibles/devkit/chain");
   // As the API's own start does (packages/api/src/index.ts).
   boundHeapGrowth();
+  // Read by this process's allocator at start; the chain and the indexer it starts run without
+  // it, as `pnpm start` runs them.
+  delete process.env.GLIBC_TUNABLES;
   const storageDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-lists-"));
   cleanups.push(async () => fs.rmSync(storageDir, { recursive: true, force: true }));
   const where =

@@ -1,21 +1,36 @@
 /**
- * How far V8 lets the JS heap grow. By default it grows the heap up to fourfold past what its
- * last full collection kept while the allocation rate is high: under a list load (GET /claims at
- * some 1,100 req/s) the API's heap reached 262 MiB around 61 MiB of live objects, and its RSS
- * 390 MiB. At half again it peaked at 272–283 MiB RSS for the same requests per second. This is
- * a growth factor, not a limit: the heap still grows to whatever its live objects need.
+ * How far the API's heaps grow: V8's JS heap, and glibc's C heap (`API_START_ENV`).
+ *
+ * By default V8 grows the JS heap up to fourfold past what its last full collection kept while
+ * the allocation rate is high: under a list load (GET /claims at some 1,100 req/s) the API's heap
+ * reached 262 MiB around 61 MiB of live objects, and its RSS 390 MiB. At half again it peaked at
+ * 272–283 MiB RSS for the same requests per second. This is a growth factor, not a limit: the
+ * heap still grows to whatever its live objects need.
  *
  * The young generation (new objects, up to three 16 MiB semi-spaces by default) is bounded too,
  * at 4 MiB a semi-space: GET /claims answered from kept answers at some 3,200 req/s peaked at
  * 294–296 MiB RSS with the default and 237–244 MiB with it, for 2–3% fewer requests per second;
  * a burst of 5,000 claims ran as fast (605–607 claims/s against 592–621) with 50–90 MiB less
  * RSS. V8 reads that size only when the process starts: it is a Node flag of the API's start
- * script (`API_NODE_FLAGS`, checked against package.json by heap.test.ts).
+ * script (`API_NODE_FLAGS`; it and `API_START_ENV` are checked against package.json by
+ * heap.test.ts).
  */
 import v8 from "node:v8";
 
 /** Node flags the API's process starts with (its package.json `start` script passes them). */
 export const API_NODE_FLAGS = ["--max-semi-space-size=4"];
+
+/**
+ * The environment the API's process starts with, for glibc's allocator (the C heap under V8 and
+ * PGlite). V8 compiles hot code, PGlite's WebAssembly above all, on background threads, in
+ * large blocks of malloc'd memory it frees when done. glibc gives a block above its mmap
+ * threshold a mapping of its own, returned to the system when freed, but raises that threshold
+ * to the size of each such block freed (up to 32 MiB): from then on the blocks come from its
+ * arenas, and stay in the process once freed. After a list load on PGlite that was some 60 MiB of
+ * the API's RSS (354 MiB peak against 290 with a fixed 128 KiB threshold, the same req/s and CPU
+ * per request). glibc reads the setting only at start; other C libraries ignore it.
+ */
+export const API_START_ENV = { GLIBC_TUNABLES: "glibc.malloc.mmap_threshold=131072" };
 
 const HEAP_GROWING_PERCENT = 50;
 
