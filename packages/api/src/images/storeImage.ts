@@ -4,7 +4,6 @@
  * uploaded and four WebP variants are made with sharp.
  */
 import { randomUUID } from "node:crypto";
-import sharp from "sharp";
 import type { StoredImage } from "../db/schema.ts";
 import { PayloadTooLargeError, ValidationError } from "../errors.ts";
 import type { ImageStorage } from "./imageStorage.ts";
@@ -27,6 +26,16 @@ export const IMAGE_VARIANTS: Record<ImageVariant, { size: number; fit: "inside" 
 const MAX_INPUT_PIXELS = 40_000_000;
 
 const EXTENSIONS = { png: "png", jpeg: "jpg", webp: "webp", gif: "gif" } as const;
+
+/**
+ * sharp, loaded with the first image: it brings libvips, some 29 MiB of RSS that an API which
+ * only reads never needs.
+ */
+let sharpModule: Promise<typeof import("sharp")> | undefined;
+async function loadSharp() {
+  sharpModule ??= import("sharp");
+  return (await sharpModule).default;
+}
 
 export function checkImageSize(bytes: number, maxBytes: number, field: string): void {
   if (bytes > maxBytes) {
@@ -60,6 +69,8 @@ export async function storeImage(
       [{ field, code: "invalid_image", message: "corrupt image or more than 40 megapixels" }],
       "invalid_image",
     );
+  // Outside the try below: sharp that cannot load is ours to fix (500), not the client's image.
+  const sharp = await loadSharp();
   const load = () => sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" });
   // Decode and resize everything first: a failure here is the client's image (400); a failure
   // while storing below is ours (500).
