@@ -126,14 +126,20 @@ async function startServer(
 /** What the API process's memory is made of, asked after its load (not at the peak). */
 async function memoryBreakdown(name: string, api: Server): Promise<string> {
   api.process.send("memory");
-  const { memory } = (await api.process.nextMessage(10_000)) as { memory: NodeJS.MemoryUsage };
+  const { memory, webAssembly } = (await api.process.nextMessage(10_000)) as {
+    memory: NodeJS.MemoryUsage;
+    webAssembly?: { reserved: number; resident: number };
+  };
   const mib = (bytes: number) => Math.round(bytes / MiB);
-  const rest = memory.rss - memory.heapTotal - memory.external;
+  const wasm = webAssembly
+    ? ` + PGlite's WebAssembly memory ${mib(webAssembly.resident)} (resident, of ` +
+      `${mib(webAssembly.reserved)} reserved)`
+    : "";
+  const rest = memory.rss - memory.heapTotal - memory.arrayBuffers - (webAssembly?.resident ?? 0);
   return (
     `${name}: after the load, RSS ${mib(memory.rss)} MiB = JS heap ${mib(memory.heapTotal)} + ` +
-    `outside the JS heap ${mib(memory.external)} (buffers, and WebAssembly memory: PGlite's ` +
-    `database where it runs) + the rest ${mib(rest)} (code, the wallet worker's thread, native ` +
-    "allocations)."
+    `buffers ${mib(memory.arrayBuffers)} (kept answers among them)${wasm} + the rest ` +
+    `${mib(rest)} (code, threads and the C heap: compilers, the wallet worker while it runs).`
   );
 }
 

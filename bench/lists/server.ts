@@ -96,6 +96,20 @@ async function barePglite(seedName: string, rows: number): Promise<void> {
   await report({ url: "", memory: process.memoryUsage() });
 }
 
+/**
+ * PGlite's WebAssembly memory in bytes: reserved (its size, counted in `external`) and resident
+ * (what of it is in RAM): its mapping in /proc/self/smaps is the one of exactly its size.
+ */
+function webAssemblyMemory(pglite: unknown): { reserved: number; resident: number } | undefined {
+  const reserved = (pglite as { mod?: { HEAPU8?: Uint8Array } } | undefined)?.mod?.HEAPU8
+    ?.byteLength;
+  if (!reserved) return undefined;
+  const mapping = new RegExp(
+    `\\nSize:\\s+${reserved / 1024} kB\\nKernelPageSize:.*\\nMMUPageSize:.*\\nRss:\\s+(\\d+) kB`,
+  ).exec(fs.readFileSync("/proc/self/smaps", "utf8"));
+  return mapping ? { reserved, resident: Number(mapping[1]) * 1024 } : undefined;
+}
+
 /** The database the seed mode fills and the api mode serves. */
 async function openBenchDatabase(driver: string, where: string) {
   const { openDatabase } = await import("@collectibles/api/embed");
@@ -142,6 +156,7 @@ async function api(driver: string, seedName: string, rows: number): Promise<void
     createApiKey,
     createApp,
     createLogger,
+    driverClientOf,
     loadWallets,
     LocalImageStorage,
     parseEnv,
@@ -196,8 +211,10 @@ async function api(driver: string, seedName: string, rows: number): Promise<void
   });
   baseUrl = await listen(http.createServer(app));
   // What its memory is made of, when the benchmark asks (after the load).
+  const pglite = driver === "pglite" ? driverClientOf(database.db) : undefined;
   process.on("message", (message) => {
-    if (message === "memory") void report({ memory: process.memoryUsage() });
+    if (message !== "memory") return;
+    void report({ memory: process.memoryUsage(), webAssembly: webAssemblyMemory(pglite) });
   });
   await report({ url: baseUrl, key, seeded, seedMs });
 }
