@@ -376,16 +376,17 @@ export function listBenchmark(options: ListBenchmarkOptions): Benchmark {
           } finally {
             const peaks = await api.stop();
             if (peaks.load) {
+              const figure = Math.round(peaks.load / MiB);
+              const bareExpress = bareMemory.express && Math.round(bareMemory.express / MiB);
               rows.push({
                 name: `${name}: peak RSS of the API process under list load`,
                 unit: "MiB",
-                figure: Math.round(peaks.load / MiB),
-                ...(bareMemory.express
+                figure,
+                ...(bareExpress
                   ? {
-                      baseline: {
-                        name: "bare Express",
-                        value: Math.round(bareMemory.express / MiB),
-                      },
+                      baseline: { name: "bare Express", value: bareExpress },
+                      goal: "<= 2x bare Express",
+                      met: figure <= 2 * bareExpress,
                     }
                   : {}),
               });
