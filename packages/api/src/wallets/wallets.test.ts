@@ -67,25 +67,26 @@ describe("createWallets", () => {
   it("stops the address worker once it has been idle, and starts another for the next range", async () => {
     const wallets = createWallets(TEST_MNEMONIC, { ahead: 100, idleMs: 0 });
     onTestFinished(() => wallets.close());
-    expect(wallets.deriving()).toBe(false);
+    expect(wallets.workerRunning()).toBe(false);
     wallets.prepareFrom(1_000);
-    expect(wallets.deriving()).toBe(true);
+    expect(wallets.workerRunning()).toBe(true);
     await vi.waitFor(() => expect(wallets.has(1_099)).toBe(true), { timeout: 30_000 });
-    await vi.waitFor(() => expect(wallets.deriving()).toBe(false));
+    await vi.waitFor(() => expect(wallets.workerRunning()).toBe(false));
     wallets.addressAt(1_060);
-    expect(wallets.deriving()).toBe(true);
+    expect(wallets.workerRunning()).toBe(true);
     await vi.waitFor(() => expect(wallets.has(1_160)).toBe(true), { timeout: 30_000 });
     expect(wallets.addressAt(1_160)).toBe(createWallets(TEST_MNEMONIC).addressAt(1_160));
-    await vi.waitFor(() => expect(wallets.deriving()).toBe(false));
+    // Asking for 1,160 asked for the range after it: the worker stops once that is derived.
+    await vi.waitFor(() => expect(wallets.workerRunning()).toBe(false), { timeout: 30_000 });
   });
 
-  it("keeps the address worker between ranges asked within its idle time", async () => {
+  it("keeps the address worker for its idle time after its last range", async () => {
     const wallets = createWallets(TEST_MNEMONIC, { ahead: 100, idleMs: 60_000 });
     onTestFinished(() => wallets.close());
     wallets.prepareFrom(1_000);
     await vi.waitFor(() => expect(wallets.has(1_099)).toBe(true), { timeout: 30_000 });
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(wallets.deriving()).toBe(true);
+    expect(wallets.workerRunning()).toBe(true);
   });
 
   it("refuses indexes outside the non-hardened range", () => {

@@ -25,7 +25,7 @@ export interface Wallets {
   /** Whether the address at `index` is derived already (prepared, or asked for before). */
   has(index: number): boolean;
   /** Whether the worker thread runs: while it derives, and `idleMs` after. */
-  deriving(): boolean;
+  workerRunning(): boolean;
   /** Stops the worker (a process that exits need not). */
   close(): Promise<void>;
   /** Index 0's address: public, identifies the mnemonic without revealing it. */
@@ -45,7 +45,7 @@ export interface WalletOptions {
 const KEPT = 10_000;
 
 /**
- * An idle worker holds its thread and some 20–25 MiB of RSS, and a new one starts cold: 1,100
+ * An idle worker holds its thread and 20–36 MiB of RSS, and a new one starts cold: 1,100
  * addresses took it 475 ms of CPU, against 344 ms for a worker that had derived before. A burst
  * of new holders asks for ranges far more often than this, so it keeps one worker; an API that
  * only reads has none some seconds after its head start.
@@ -133,14 +133,14 @@ export function createWallets(mnemonic: string, options: WalletOptions = {}): Wa
     return address;
   };
   const has = (index: number) => cache.has(index);
-  const deriving = () => worker !== undefined;
+  const workerRunning = () => worker !== undefined;
   const close = async () => {
     ahead = 0;
     clearTimeout(idleTimer);
     await worker?.terminate();
     worker = undefined;
   };
-  return { addressAt, prepareFrom, has, deriving, close, fingerprint: addressAt(0) };
+  return { addressAt, prepareFrom, has, workerRunning, close, fingerprint: addressAt(0) };
 }
 
 /**
