@@ -4,15 +4,15 @@
  * comes only with the whole of Ponder (its sync engine, GraphQL server, a viem of its own): imported
  * by the API it held 9 MiB of its heap and 28 MiB of its RSS, for two table declarations.
  * `test/readTables.test.ts` checks that every table, column, SQL type and key here is the
- * schema's. Readers ask with `select`, so the schema's relations are not repeated here.
+ * schema's, and that values are read and written as the schema's columns do. Readers ask with `select`, so the schema's relations are not repeated here.
  */
 import { customType, integer, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import type { Hex } from "viem";
 
-/** Ponder's `t.hex()`: lowercase `0x…` text. */
+/** Ponder's `t.hex()`: lowercase `0x…` text, of whole bytes (an odd digit count gets a `0`). */
 const hex = customType<{ data: Hex; driverData: string }>({
   dataType: () => "text",
-  toDriver: (value) => value.toLowerCase(),
+  toDriver: (value) => (value.length % 2 === 0 ? value : `0x0${value.slice(2)}`).toLowerCase(),
 });
 
 /** Ponder's `t.bigint()`: `numeric(78)`, read as a JS `bigint`. */

@@ -41,6 +41,17 @@ describe("the tables a reader declares", () => {
     >();
   });
 
+  it("read and write values as the indexer's columns do", () => {
+    expect(read.claim.tokenId.mapFromDriverValue("340282366920938463463374607431768211457")).toBe(
+      indexed.claim.tokenId.mapFromDriverValue("340282366920938463463374607431768211457"),
+    );
+    for (const value of ["0xAbCd", "0xABC"] as const) {
+      expect(read.claim.holder.mapToDriverValue(value)).toBe(
+        indexed.claim.holder.mapToDriverValue(value),
+      );
+    }
+  });
+
   it("are every table the indexer has", () => {
     const tables = (module: object) =>
       Object.entries(module)
