@@ -134,7 +134,9 @@ async function memoryBreakdown(name: string, api: Server): Promise<string> {
   const wasm = webAssembly
     ? ` + PGlite's WebAssembly memory ${mib(webAssembly.resident)} (resident, of ` +
       `${mib(webAssembly.reserved)} reserved)`
-    : "";
+    : name === "PGlite"
+      ? " (PGlite's WebAssembly memory not found: counted in the rest)"
+      : "";
   const rest = memory.rss - memory.heapTotal - memory.arrayBuffers - (webAssembly?.resident ?? 0);
   return (
     `${name}: after the load, RSS ${mib(memory.rss)} MiB = JS heap ${mib(memory.heapTotal)} + ` +
@@ -439,7 +441,9 @@ export function listBenchmark(options: ListBenchmarkOptions): Benchmark {
           "The request log is on as in production (stdout discarded); the rate limit is raised so " +
             "the load generator is not answered 429.",
           "Peak RSS is the API process's own (not its local chain or indexer), sampled every 250 ms " +
-            "over the measurement (seeding excluded).",
+            "over the measurement (seeding excluded). The API starts as its start script starts " +
+            "it (API_NODE_FLAGS, API_START_ENV in packages/api/src/heap.ts); bare Express with " +
+            "Node's defaults (with the API's allocator setting it measured some 5 MiB less).",
           ...memoryNotes,
           ...profiles,
         ],

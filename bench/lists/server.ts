@@ -98,14 +98,17 @@ async function barePglite(seedName: string, rows: number): Promise<void> {
 
 /**
  * PGlite's WebAssembly memory in bytes: reserved (its size, counted in `external`) and resident
- * (what of it is in RAM): its mapping in /proc/self/smaps is the one of exactly its size.
+ * (what of it is in RAM): its mapping in /proc/self/smaps is the anonymous read-write one of
+ * exactly its size.
  */
 function webAssemblyMemory(pglite: unknown): { reserved: number; resident: number } | undefined {
   const reserved = (pglite as { mod?: { HEAPU8?: Uint8Array } } | undefined)?.mod?.HEAPU8
     ?.byteLength;
   if (!reserved) return undefined;
   const mapping = new RegExp(
-    `\\nSize:\\s+${reserved / 1024} kB\\nKernelPageSize:.*\\nMMUPageSize:.*\\nRss:\\s+(\\d+) kB`,
+    `^[0-9a-f]+-[0-9a-f]+ rw-p 0+ 00:00 0 *\\nSize:\\s+${reserved / 1024} kB\\n` +
+      "KernelPageSize:.*\\nMMUPageSize:.*\\nRss:\\s+(\\d+) kB",
+    "m",
   ).exec(fs.readFileSync("/proc/self/smaps", "utf8"));
   return mapping ? { reserved, resident: Number(mapping[1]) * 1024 } : undefined;
 }
