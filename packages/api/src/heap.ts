@@ -1,5 +1,6 @@
 /**
- * How far the API's heaps grow: V8's JS heap, and glibc's C heap (`API_START_ENV`).
+ * How the API's heaps grow and give memory back: V8's JS heap, and glibc's C heap
+ * (`API_START_ENV`).
  *
  * By default V8 grows the JS heap up to fourfold past what its last full collection kept while
  * the allocation rate is high: under a list load (GET /claims at some 1,100 req/s) the API's heap
@@ -17,8 +18,12 @@
  */
 import v8 from "node:v8";
 
-/** Node flags the API's process starts with (its package.json `start` script passes them). */
-export const API_NODE_FLAGS = ["--max-semi-space-size=4"];
+/**
+ * Node flags the API's process starts with (its package.json `start` script passes them).
+ * `--expose-gc`: a new PGlite database leaves initdb's memory for a full collection, which the
+ * API runs once it has opened one (db/client.ts).
+ */
+export const API_NODE_FLAGS = ["--max-semi-space-size=4", "--expose-gc"];
 
 /**
  * The environment the API's process starts with, for glibc's allocator (the C heap under V8 and

@@ -172,6 +172,7 @@ async function openPglite(
     lock = acquireDirLock(`${dataDir}.lock`, "PGlite data folder");
   }
   let client: PGlite | undefined;
+  const created = !dataDir || !fs.existsSync(path.join(dataDir, "PG_VERSION"));
   try {
     client = new CountingPGlite({
       dataDir,
@@ -185,6 +186,10 @@ async function openPglite(
         migrationsFolder: MIGRATIONS_FOLDER,
       });
     }
+    // PGlite makes a new database with initdb, a WebAssembly instance of its own whose memory
+    // (some 300 MiB) stays in the process until V8's next full collection, which an API that
+    // only reads may not run for hours. The API's start script exposes gc (API_NODE_FLAGS).
+    if (created) (globalThis as { gc?: () => void }).gc?.();
     const pglite = client;
     return {
       db,
