@@ -187,7 +187,7 @@ async function openPglite(
       });
     }
     // PGlite makes a new database with initdb, a WebAssembly instance of its own whose memory
-    // (some 300 MiB) stays in the process until V8's next full collection, which an API that
+    // (240–300 MiB) stays in the process until V8's next full collection, which an API that
     // only reads may not run for hours. The API's start script exposes gc (API_NODE_FLAGS).
     if (created) (globalThis as { gc?: () => void }).gc?.();
     const pglite = client;
