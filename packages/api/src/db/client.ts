@@ -172,7 +172,8 @@ async function openPglite(
     lock = acquireDirLock(`${dataDir}.lock`, "PGlite data folder");
   }
   let client: PGlite | undefined;
-  const created = !dataDir || !fs.existsSync(path.join(dataDir, "PG_VERSION"));
+  // initdb runs unless the folder holds a database or a dump is loaded.
+  const created = !loadDataDir && !(dataDir && fs.existsSync(path.join(dataDir, "PG_VERSION")));
   try {
     client = new CountingPGlite({
       dataDir,
