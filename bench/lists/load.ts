@@ -1,7 +1,8 @@
 /**
  * The load generator, in a process of its own so it does not share a CPU queue with the server:
  * `node bench/lists/load.ts '<json options>'` runs autocannon (a short warm-up, then the
- * measurement; the same path every time, or `paths` in turn) and prints one JSON line with latency percentiles, req/s and error counts.
+ * measurement; the same path every time, or `paths` in turn) and prints one JSON line with
+ * latency percentiles, req/s and error counts.
  */
 import autocannon from "autocannon";
 
