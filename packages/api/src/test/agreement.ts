@@ -85,6 +85,12 @@ export async function expectAgreement(
   expect(collectible.available_count).toBe(collectible.total_count - count);
 
   const indexer = createIndexerReader({ url: stack.indexerUrl });
+  // A restarted Ponder indexes again from its last checkpoint: its tables are compared once it
+  // has every block the claims are in.
+  const head = await stack.client.getBlockNumber();
+  await until("the indexer at the chain's head", async () =>
+    (await indexer.isIndexed(head)) ? true : undefined,
+  );
   const indexed = await until(
     "the indexer answering",
     async () => (await indexer.getCollectible(collectibleId)) ?? undefined,
