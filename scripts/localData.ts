@@ -3,8 +3,9 @@
  *
  *   <DATA_DIR>/chain/state.json     the local chain (anvil writes it every second and at exit)
  *   <DATA_DIR>/deployments/          the contract's deployment file
- *   <DATA_DIR>/indexer/              the indexer's embedded database (rebuilt from the chain)
- *   <DATA_DIR>/api/                  the API's embedded database, mnemonic, keys and images
+ *   <DATA_DIR>/postgres/             the embedded PostgreSQL (mode 0700): the API's tables, keys
+ *                                    and images, and the indexer's schema (rebuilt from the chain)
+ *   <DATA_DIR>/api/                  the wallet mnemonic
  *   <DATA_DIR>/running.json          present while a `pnpm start` runs; left behind by a crash
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -14,7 +15,7 @@ export interface LocalData {
   dir: string;
   chainState: string;
   deployments: string;
-  indexer: string;
+  postgres: string;
   api: string;
   marker: string;
 }
@@ -24,7 +25,7 @@ export function localData(dir: string): LocalData {
     dir,
     chainState: path.join(dir, "chain", "state.json"),
     deployments: path.join(dir, "deployments"),
-    indexer: path.join(dir, "indexer"),
+    postgres: path.join(dir, "postgres"),
     api: path.join(dir, "api"),
     marker: path.join(dir, "running.json"),
   };
@@ -70,8 +71,10 @@ export function wipeData(data: LocalData, log: (line: string) => void): void {
   const parts = [
     [path.dirname(data.chainState), "the local chain"],
     [data.deployments, "the contract's deployment file"],
-    [data.indexer, "the indexer's database"],
-    [data.api, "the API's database, mnemonic, API keys and images"],
+    [data.postgres, "the database (the API's records, API keys and images; the indexer's tables)"],
+    [data.api, "the wallet mnemonic"],
+    // Left by releases that ran the indexer and the API on PGlite.
+    [path.join(data.dir, "indexer"), "the indexer's PGlite database of an earlier release"],
   ] as const;
   for (const [dir, what] of parts) {
     if (!existsSync(dir)) continue;
@@ -79,4 +82,13 @@ export function wipeData(data: LocalData, log: (line: string) => void): void {
     log(`--fresh: removed ${what} (${dir})`);
   }
   rmSync(data.marker, { force: true });
+}
+
+/**
+ * The API's PGlite database of a release before the embedded PostgreSQL, if this folder holds
+ * one: its records are not carried over, so the start refuses rather than seem to lose them.
+ */
+export function pgliteLeftover(data: LocalData): string | undefined {
+  const folder = path.join(data.api, "pglite");
+  return existsSync(folder) ? folder : undefined;
 }

@@ -2,8 +2,9 @@
  * `pnpm start`: the whole service on one machine with no configuration.
  *
  * Local default (no RPC_URL): a local chain (anvil) that keeps its state in the data folder, the
- * contract (deployed on the first start, and again if the chain lost it), the indexer and the API
- * on embedded PGlite; waits until each is ready, prints the base URL, where data lives and whether
+ * contract (deployed on the first start, and again if the chain lost it), a PostgreSQL server from
+ * npm in the data folder (unless DATABASE_URL is set), the indexer and the API on it (the indexer
+ * in its own schema); waits until each is ready, prints the base URL, where data lives and whether
  * it resumed, and stops everything cleanly on Ctrl-C. Every start continues where the last one
  * stopped; `pnpm start --fresh` wipes the local data first (scripts/localData.ts says what).
  * After a crash (the last run left its marker) the chain may be seconds behind what the indexer
@@ -11,11 +12,12 @@
  * recorded (CHAIN_AUDIT=1), sending again what the chain lacks.
  *
  * With RPC_URL and CHAIN_ID set it uses that chain and its committed deployment instead of
- * starting one; DATABASE_URL switches both databases to PostgreSQL.
+ * starting one; with DATABASE_URL, that PostgreSQL instead of the embedded one.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type LocalChain, startLocalChain } from "@collectibles/devkit/chain";
+import { startEmbeddedPostgres } from "@collectibles/devkit/embedded-postgres";
 import { dropSchema } from "@collectibles/devkit/postgres";
 import {
   httpAnswers,
@@ -25,7 +27,7 @@ import {
   stopProcessesYourselfOnSignals,
 } from "@collectibles/devkit/processes";
 import { chainHead, codeAt, indexedBlock } from "./chainProbes.ts";
-import { claimData, localData, releaseData, wipeData } from "./localData.ts";
+import { claimData, localData, pgliteLeftover, releaseData, wipeData } from "./localData.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const env = process.env;
@@ -34,9 +36,10 @@ const chainPort = Number(env.CHAIN_PORT ?? 8545);
 const chainId = env.CHAIN_ID ?? "31337";
 const indexerPort = Number(env.INDEXER_PORT ?? 42069);
 const apiPort = Number(env.PORT ?? 3000);
+const databasePort = Number(env.DB_PORT ?? 54320);
 const dataDir = env.DATA_DIR ?? `${root}.data`;
 const data = localData(dataDir);
-/** The indexer's schema (its tables, with DATABASE_URL; PGlite uses it too). */
+/** The indexer's schema in the database (the API's tables are in `public`). */
 const indexerSchema = env.DATABASE_SCHEMA ?? "collectibles";
 const fresh = process.argv.includes("--fresh");
 /** Whether the chain ended the way it should (asked to, so anvil wrote its state). */
@@ -174,13 +177,32 @@ async function startLocalStack(): Promise<{ rpcUrl: string; auditChain: boolean 
     }
     await deploy(chain.rpcUrl);
   }
-  const auditChain = lastRunCrashed || redeployed;
-  if (auditChain) {
-    log("rebuilding the indexer from the chain; the API will check its records against it");
-    rmSync(data.indexer, { recursive: true, force: true });
-    if (env.DATABASE_URL) await dropSchema(env.DATABASE_URL, indexerSchema);
-  }
-  return { rpcUrl: chain.rpcUrl, auditChain };
+  return { rpcUrl: chain.rpcUrl, auditChain: lastRunCrashed || redeployed };
+}
+
+/**
+ * PostgreSQL from npm in the data folder, kept across restarts like the chain. A server left
+ * running by a stack that was killed is shut down cleanly and started again on the same data.
+ */
+async function startDatabase(): Promise<string> {
+  log(`starting PostgreSQL on 127.0.0.1:${databasePort} (data in ${data.postgres})`);
+  const server = await startEmbeddedPostgres({
+    dir: data.postgres,
+    port: databasePort,
+    onLine: (line) => {
+      // Its start-up and shutdown chatter is routine; warnings and errors are not.
+      if (/\b(WARNING|ERROR|FATAL|PANIC)\b|holds .*: stopping it/.test(line)) {
+        console.log(`[postgres] ${line}`);
+      }
+    },
+  });
+  services.push({ name: "postgres", stop: () => server.stop() });
+  void server.process.exited.then((exit) => {
+    if (stopping) return;
+    log(`postgres exited (${exit.signal ?? exit.code}); stopping the rest`);
+    void stopAll(1);
+  });
+  return server.url;
 }
 
 /**
@@ -202,7 +224,7 @@ async function startIndexer(shared: Record<string, string>): Promise<{ current: 
       cwd: indexerDir,
     },
     // Ponder takes PORT over its --port flag: the API's PORT must not reach it.
-    { ...shared, INDEXER_DATA_DIR: data.indexer, PORT: String(indexerPort) },
+    { ...shared, PORT: String(indexerPort) },
     // Ponder must be stopped with SIGINT, or its next start waits on a schema lock.
     "SIGINT",
   );
@@ -264,6 +286,7 @@ function portClash(): string | undefined {
     ["PORT", apiPort],
     ["INDEXER_PORT", indexerPort],
     ...(localChain ? ([["CHAIN_PORT", chainPort]] as [string, number][]) : []),
+    ...(env.DATABASE_URL ? [] : ([["DB_PORT", databasePort]] as [string, number][])),
   ];
   for (const [i, [name, port]] of ports.entries()) {
     const other = ports.slice(i + 1).find(([, p]) => p === port);
@@ -276,6 +299,14 @@ async function main() {
   const clash = portClash();
   if (clash) throw new Error(clash);
   mkdirSync(dataDir, { recursive: true });
+  const leftover = fresh ? undefined : pgliteLeftover(data);
+  if (leftover && !env.DATABASE_URL) {
+    throw new Error(
+      `${leftover} holds the API's database of an earlier release (PGlite), which this one ` +
+        "does not read: keep that release to use it, or remove the local data with " +
+        "`pnpm start --fresh` (it names what it removes)",
+    );
+  }
   const deploymentsDir = localChain ? data.deployments : (env.DEPLOYMENTS_DIR ?? "");
   let rpcUrl = env.RPC_URL ?? `http://127.0.0.1:${chainPort}`;
 
@@ -283,10 +314,16 @@ async function main() {
   if (localChain) {
     ({ rpcUrl, auditChain } = await startLocalStack());
   }
+  const databaseUrl = env.DATABASE_URL ?? (await startDatabase());
+  if (auditChain) {
+    log("rebuilding the indexer from the chain; the API will check its records against it");
+    await dropSchema(databaseUrl, indexerSchema);
+  }
 
   const shared: Record<string, string> = {
     RPC_URL: rpcUrl,
     CHAIN_ID: chainId,
+    DATABASE_URL: databaseUrl,
     ...(deploymentsDir ? { DEPLOYMENTS_DIR: deploymentsDir } : {}),
   };
 

@@ -2,9 +2,8 @@ import { availableParallelism } from "node:os";
 import { countedTests } from "@collectibles/devkit/vitest";
 import { configDefaults, defineConfig } from "vitest/config";
 
-// Every test file runs twice: once on PGlite and once on PostgreSQL (TEST_DATABASE_URL, which
-// must be set: the postgres projects fail rather than skip without it). `--project 'pglite*'`
-// runs only the embedded half. One exception, named below: /docs in a browser, on PGlite only.
+// Every database test runs on PostgreSQL: TEST_DATABASE_URL's server, or one from npm that the
+// run starts itself (src/test/postgres.setup.ts).
 
 /**
  * Files that measure how the service shares the machine (how far the relayer gets during a
@@ -13,15 +12,6 @@ import { configDefaults, defineConfig } from "vitest/config";
  * minted 286 of the 300 claims it needs; alone it mints some 580.
  */
 const ALONE = ["src/chain/relayerDuringBurst.test.ts"];
-
-// The docs page in a browser reads no rows: a second Chromium on the other database would prove
-// nothing more and compete for the two cores.
-const PGLITE_ONLY = ["src/routes/docsInBrowser.test.ts"];
-
-const databases = [
-  { name: "pglite", globalSetup: "src/test/pgliteTemplate.setup.ts", skip: [] as string[] },
-  { name: "postgres", globalSetup: "src/test/postgres.setup.ts", skip: PGLITE_ONLY },
-];
 
 // Each project names its own files: a project's `include` would add to a shared one.
 const { include, ...reports } = countedTests("src/**/*.test.ts");
@@ -37,29 +27,22 @@ export default defineConfig({
     // so a worker keeps its module cache between files instead of re-importing the app.
     isolate: false,
     hookTimeout: 60_000,
-    projects: databases.flatMap(({ name, globalSetup, skip }, index) => [
+    globalSetup: ["src/test/postgres.setup.ts"],
+    projects: [
       {
         extends: true,
-        test: {
-          name,
-          env: { TEST_DB_DRIVER: name },
-          globalSetup: [globalSetup],
-          include,
-          exclude: [...configDefaults.exclude, ...skip, ...ALONE],
-        },
+        test: { name: "api", include, exclude: [...configDefaults.exclude, ...ALONE] },
       },
       {
         extends: true,
         test: {
-          name: `${name} alone`,
-          env: { TEST_DB_DRIVER: name },
-          globalSetup: [globalSetup],
+          name: "api alone",
           include: ALONE,
           maxWorkers: 1,
-          // After every file that runs in parallel, and after the other database's alone files.
-          sequence: { groupOrder: index + 1 },
+          // After every file that runs in parallel.
+          sequence: { groupOrder: 1 },
         },
       },
-    ]),
+    ],
   },
 });

@@ -1,9 +1,9 @@
 /**
  * Reads the indexer's tables (what the chain says about collectibles and claims) from the Ponder
- * process over its SQL-over-HTTP route with `@ponder/client`: one way that works the same whether
- * the indexer runs on PGlite or PostgreSQL. The queries are typed by the indexer's tables as
- * readers declare them (`readTables.ts`, kept equal to the schema by a test); tables and client
- * both come from this package (`client.ts`) so they share one drizzle-orm.
+ * process over its SQL-over-HTTP route with `@ponder/client`, so a reader needs no connection to
+ * the indexer's database. The queries are typed by the indexer's tables as readers declare them
+ * (`readTables.ts`, kept equal to the schema by a test); tables and client both come from this
+ * package (`client.ts`) so they share one drizzle-orm.
  *
  * "Is block N indexed?" is `isIndexed(N)`: Ponder's `/status` reports, per chain, the last block
  * whose events are all in the tables.

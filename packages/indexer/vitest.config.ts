@@ -12,6 +12,7 @@ export default defineConfig({
   },
   test: {
     ...countedTests("test/**/*.test.ts"),
+    globalSetup: ["test/postgres.setup.ts"],
     // Each file runs a chain, an indexer and a database; two cores handle them one after another.
     fileParallelism: false,
     testTimeout: 60_000,

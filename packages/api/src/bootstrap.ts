@@ -2,6 +2,7 @@
  * Assembles what `index.ts` and the key CLI need from the validated configuration: the database,
  * the wallets and the image storage, with the local defaults under `<DATA_DIR>/api`.
  */
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { countActiveApiKeys, createApiKey, ensureApiKey } from "./db/apiKeys.ts";
 import { type Database, type DatabaseHandle, openDatabase } from "./db/client.ts";
@@ -14,15 +15,27 @@ import { type ImageStorage, LocalImageStorage } from "./images/imageStorage.ts";
 import type { Logger } from "./logger.ts";
 import { createWallets, loadOrCreateMnemonic, type Wallets } from "./wallets/wallets.ts";
 
-export function pgliteDir(env: Env): string {
-  return path.join(apiDataDir(env), "pglite");
+/** The file where `pnpm start` writes how to reach the embedded PostgreSQL it runs. */
+export function embeddedDatabaseUrlFile(env: Pick<Env, "DATA_DIR">): string {
+  return path.join(env.DATA_DIR, "postgres", "url");
 }
 
-/** PostgreSQL when DATABASE_URL is set, else PGlite in the data folder; migrated. */
-export function openConfiguredDatabase(env: Env): Promise<DatabaseHandle> {
-  return env.DATABASE_URL
-    ? openDatabase({ driver: "postgres", url: env.DATABASE_URL })
-    : openDatabase({ driver: "pglite", dataDir: pgliteDir(env) });
+/** DATABASE_URL, else the embedded server of the local stack (`pnpm start`). */
+export function databaseUrlOf(env: Pick<Env, "DATABASE_URL" | "DATA_DIR">): string {
+  if (env.DATABASE_URL) return env.DATABASE_URL;
+  const file = embeddedDatabaseUrlFile(env);
+  if (!existsSync(file)) {
+    throw new Error(
+      `DATABASE_URL is not set and ${file} does not exist: start the local stack with ` +
+        "`pnpm start` (it runs PostgreSQL and sets DATABASE_URL), or set DATABASE_URL",
+    );
+  }
+  return readFileSync(file, "utf8").trim();
+}
+
+/** The configured PostgreSQL, migrated. */
+export async function openConfiguredDatabase(env: Env): Promise<DatabaseHandle> {
+  return openDatabase({ url: databaseUrlOf(env) });
 }
 
 export function databaseCheck(handle: DatabaseHandle): ReadinessCheck {
@@ -30,12 +43,11 @@ export function databaseCheck(handle: DatabaseHandle): ReadinessCheck {
 }
 
 /**
- * With PostgreSQL, images go into the database, where every API process on it serves them; with
- * the embedded database (one process), into `<DATA_DIR>/api/uploads`.
+ * Images go into the database, where every API process on it serves them; images an earlier
+ * release kept in `<DATA_DIR>/api/uploads` are still served from there.
  */
 export function configuredImageStorage(env: Env, db: Database): ImageStorage {
-  const folder = new LocalImageStorage(path.join(apiDataDir(env), "uploads"));
-  return env.DATABASE_URL ? new DatabaseImageStorage(db, folder) : folder;
+  return new DatabaseImageStorage(db, new LocalImageStorage(path.join(apiDataDir(env), "uploads")));
 }
 
 export class WalletMismatchError extends Error {

@@ -6,7 +6,7 @@ import { TEST_MNEMONIC } from "./test/constants.ts";
 const failure = (source: Record<string, string>) => thrownMessage(() => parseEnv(source), EnvError);
 
 describe("parseEnv", () => {
-  it("needs no configuration: PGlite in <repo>/.data, port 3000 on loopback, chain 31337", () => {
+  it("needs no configuration: the local stack's data in <repo>/.data, port 3000 on loopback, chain 31337", () => {
     const env = parseEnv({});
     expect(env).toMatchObject({
       PORT: 3000,

@@ -29,7 +29,10 @@ const EnvSchema = z.object({
   HOST: z.string().min(1).default("127.0.0.1"),
   /** Root of local state shared by the packages; the API keeps its own under `<DATA_DIR>/api`. */
   DATA_DIR: z.string().min(1).default(path.join(repoRoot, ".data")),
-  /** PostgreSQL connection string. Unset: embedded PGlite under `<DATA_DIR>/api/pglite`. */
+  /**
+   * PostgreSQL connection string. Unset: the embedded server `pnpm start` runs in
+   * `<DATA_DIR>/postgres` (its `url` file), which must be running.
+   */
   DATABASE_URL: z.preprocess(
     emptyAsUndefined,
     z
@@ -193,7 +196,7 @@ export function relayerKeyOf(env: Pick<Env, "RELAYER_PRIVATE_KEY" | "CHAIN_ID">)
   throw new EnvError("RELAYER_PRIVATE_KEY: required outside the local chain 31337");
 }
 
-/** Where the API keeps its local state (PGlite data, generated mnemonic, uploaded images). */
+/** Where the API keeps its local state (the generated mnemonic, images from before they moved into the database). */
 export function apiDataDir(env: Pick<Env, "DATA_DIR">): string {
   return path.join(env.DATA_DIR, "api");
 }

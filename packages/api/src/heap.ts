@@ -1,6 +1,5 @@
 /**
- * How the API's heaps grow and give memory back: V8's JS heap, and glibc's C heap
- * (`API_START_ENV`).
+ * How the API's JS heap grows and gives memory back.
  *
  * By default V8 grows the JS heap up to fourfold past what its last full collection kept while
  * the allocation rate is high: under a list load (GET /claims at some 1,100 req/s) the API's heap
@@ -13,29 +12,12 @@
  * 294–296 MiB RSS with the default and 237–244 MiB with it, for 2–3% fewer requests per second;
  * a burst of 5,000 claims ran as fast (605–607 claims/s against 592–621) with 50–90 MiB less
  * RSS. V8 reads that size only when the process starts: it is a Node flag of the API's start
- * script (`API_NODE_FLAGS`; it and `API_START_ENV` are checked against package.json by
- * heap.test.ts).
+ * script (`API_NODE_FLAGS`, checked against package.json by heap.test.ts).
  */
 import v8 from "node:v8";
 
-/**
- * Node flags the API's process starts with (its package.json `start` script passes them).
- * `--expose-gc`: a new PGlite database leaves initdb's memory for a full collection, which the
- * API runs once it has opened one (db/client.ts).
- */
-export const API_NODE_FLAGS = ["--max-semi-space-size=4", "--expose-gc"];
-
-/**
- * The environment the API's process starts with, for glibc's allocator (the C heap under V8 and
- * PGlite). V8 compiles hot code, PGlite's WebAssembly above all, on background threads, in
- * large blocks of malloc'd memory it frees when done. glibc gives a block above its mmap
- * threshold a mapping of its own, returned to the system when freed, but raises that threshold
- * to the size of each such block freed (up to 32 MiB): from then on the blocks come from its
- * arenas, and stay in the process once freed. After a list load on PGlite that was some 60 MiB of
- * the API's RSS (354 MiB peak against 290 with a fixed 128 KiB threshold, the same req/s and CPU
- * per request). glibc reads the setting only at start; other C libraries ignore it.
- */
-export const API_START_ENV = { GLIBC_TUNABLES: "glibc.malloc.mmap_threshold=131072" };
+/** Node flags the API's process starts with (its package.json `start` script passes them). */
+export const API_NODE_FLAGS = ["--max-semi-space-size=4"];
 
 const HEAP_GROWING_PERCENT = 50;
 

@@ -1,6 +1,6 @@
 /**
  * Starts the API: validates the configuration, opens and migrates the database, and listens.
- * With no configuration it runs on embedded PGlite under `<repo>/.data/api`.
+ * With no DATABASE_URL it opens the embedded PostgreSQL of the local stack (`pnpm start`).
  */
 import type { AddressInfo } from "node:net";
 import { createApp, routeDepsOf } from "./app.ts";
@@ -10,7 +10,6 @@ import {
   databaseCheck,
   loadWallets,
   openConfiguredDatabase,
-  pgliteDir,
 } from "./bootstrap.ts";
 import { type RunningChainServices, startChainServices } from "./chain/chainServices.ts";
 import { forgetFoundKeys, KEY_REVOKED_CHANNEL } from "./db/apiKeys.ts";
@@ -79,7 +78,7 @@ try {
   const lines = [
     "",
     `Collectibles API listening on ${baseUrl}  (docs: ${baseUrl}/docs)`,
-    `  database: ${env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${pgliteDir(env)}`}`,
+    `  database: PostgreSQL ${env.DATABASE_URL ? "(DATABASE_URL)" : "(the local stack's)"}`,
     `  data:     ${apiDataDir(env)}`,
     chain
       ? `  chain:    ${env.CHAIN_ID} at ${env.RPC_URL}, contract ${chain.services.client.contract}, relayer ${chain.services.client.address}`
@@ -101,7 +100,7 @@ try {
     lines.push("  API key:  the one in API_KEY is accepted");
   } else {
     lines.push(
-      "  API keys: use an existing one, or create one (stop the API first when on PGlite):",
+      "  API keys: use an existing one, or create one:",
       "            pnpm --filter @collectibles/api keys create --name my-key",
     );
   }

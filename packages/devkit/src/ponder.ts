@@ -1,13 +1,12 @@
 /**
- * Runs a Ponder app (`ponder start`) as a child process with its own data (a temp PGlite folder,
- * or a PostgreSQL database), waits until it answers, and stops it with SIGINT, as Ponder wants
- * (after SIGTERM its next start waits on a schema lock).
+ * Runs a Ponder app (`ponder start`) as a child process on the PostgreSQL database it is given,
+ * waits until it answers, and stops it with SIGINT, as Ponder wants (after SIGTERM its next start
+ * waits on a schema lock).
  *
  * The app's folder is given by the caller (the indexer package exports its own as
  * `@collectibles/indexer/testing`), so this package depends on none of the apps it runs.
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { freePort, httpAnswers, type StopResult, startProcess } from "./processes.ts";
 
@@ -18,10 +17,8 @@ export interface StartPonderOptions {
   /** Folder holding `<chainId>.json`, as `deployCollectibles` writes it. */
   deploymentsDir: string;
   chainId?: number;
-  /** PostgreSQL connection string; PGlite in `dataDir` when absent. */
-  databaseUrl?: string;
-  /** Folder for PGlite (and nothing else); when absent, a temp folder removed on stop(). */
-  dataDir?: string;
+  /** PostgreSQL connection string, passed as DATABASE_URL. */
+  databaseUrl: string;
   /** Ponder's database schema. Default `collectibles`. */
   schema?: string;
   /** HTTP port; a free one when absent. */
@@ -46,8 +43,7 @@ export interface RunningPonder {
   url: string;
   port: number;
   schema: string;
-  dataDir: string;
-  databaseUrl: string | undefined;
+  databaseUrl: string;
   /** The last lines Ponder printed (for failure messages). */
   logTail(): string;
   /** SIGINT, SIGKILL after `graceMs`; resolves once the whole process group is gone. */
@@ -61,12 +57,6 @@ const START_TIMEOUT_MS = 90_000;
 
 export async function startPonder(opts: StartPonderOptions): Promise<RunningPonder> {
   const schema = opts.schema ?? "collectibles";
-  // A folder made here is this indexer's own: it goes when the indexer stops.
-  const ownDataDir = opts.dataDir === undefined;
-  const dataDir = opts.dataDir ?? mkdtempSync(path.join(tmpdir(), "indexer-"));
-  const removeOwnData = () => {
-    if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
-  };
   const port = opts.port ?? (await freePort());
 
   const env: NodeJS.ProcessEnv = {
@@ -75,14 +65,11 @@ export async function startPonder(opts: StartPonderOptions): Promise<RunningPond
     RPC_URL: opts.rpcUrl,
     CHAIN_ID: String(opts.chainId ?? 31337),
     DEPLOYMENTS_DIR: opts.deploymentsDir,
-    INDEXER_DATA_DIR: dataDir,
     ...opts.env,
   };
   // Ponder prefers these over its flags; this child gets exactly what the options say.
-  for (const name of ["PORT", "DATABASE_URL", "DATABASE_PRIVATE_URL", "DATABASE_SCHEMA"]) {
-    delete env[name];
-  }
-  if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
+  for (const name of ["PORT", "DATABASE_PRIVATE_URL", "DATABASE_SCHEMA"]) delete env[name];
+  env.DATABASE_URL = opts.databaseUrl;
 
   let actualPort = port;
   const ponder = startProcess({
@@ -110,11 +97,7 @@ export async function startPonder(opts: StartPonderOptions): Promise<RunningPond
       opts.onLog?.(line);
     },
   });
-  const stop = async (graceMs = 15_000) => {
-    const result = await ponder.stop(graceMs);
-    removeOwnData();
-    return result;
-  };
+  const stop = (graceMs = 15_000) => ponder.stop(graceMs);
 
   const probe = opts.waitForReady ? "ready" : "health";
   try {
@@ -131,7 +114,6 @@ export async function startPonder(opts: StartPonderOptions): Promise<RunningPond
     url: `http://127.0.0.1:${actualPort}`,
     port: actualPort,
     schema,
-    dataDir,
     databaseUrl: opts.databaseUrl,
     logTail: ponder.tail,
     stop,

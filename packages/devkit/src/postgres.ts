@@ -12,13 +12,18 @@ export interface ThrowAwayDatabase {
   drop(): Promise<void>;
 }
 
-/** Creates a new empty database; fails, never skips, when the server cannot be reached. */
+/**
+ * Creates a new database, empty or a copy of `template` (a database nobody is connected to);
+ * fails, never skips, when the server cannot be reached.
+ */
 export async function createPostgresDatabase(
   serverUrl: string,
   prefix = "test",
+  { template }: { template?: string } = {},
 ): Promise<ThrowAwayDatabase> {
   const name = `${prefix}_${randomBytes(6).toString("hex")}`;
-  await asAdmin(serverUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
+  const from = template ? ` TEMPLATE "${template.replaceAll('"', '""')}"` : "";
+  await asAdmin(serverUrl, (client) => client.query(`CREATE DATABASE "${name}"${from}`));
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {
@@ -37,7 +42,7 @@ async function asAdmin(serverUrl: string, work: (client: pg.Client) => Promise<u
   } catch (error) {
     throw new Error(
       `PostgreSQL at ${redactPassword(serverUrl)} is unreachable (${(error as Error).message}). ` +
-        "Start it with scripts/ci-postgres.sh, or point TEST_DATABASE_URL at a server.",
+        "Unset TEST_DATABASE_URL to have the tests start a PostgreSQL of their own.",
     );
   }
   try {

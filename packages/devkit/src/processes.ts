@@ -29,6 +29,9 @@ export interface ProcessOptions {
   discardStdout?: boolean;
   /** Open a message channel (`process.send` in a Node child); read with `nextMessage`. */
   ipc?: boolean;
+  /** Run as this user and group (a root process starting a server that refuses root). */
+  uid?: number;
+  gid?: number;
 }
 
 export interface Exit {
@@ -126,6 +129,8 @@ export function startProcess(options: ProcessOptions): ManagedProcess {
   const child = spawn(options.command, [...options.args], {
     cwd: options.cwd,
     env: options.env ?? process.env,
+    uid: options.uid,
+    gid: options.gid,
     // Its own process group: stopping it stops everything it started.
     detached: true,
     stdio: [

@@ -3,16 +3,16 @@
  *
  * One run: a fresh local chain, the contract, one collectible and N claims minted with claimBatch
  * (100 per transaction), then 31 empty blocks so every claim is past Ponder's 30-block finality
- * and indexed as history. Then, for PGlite and PostgreSQL, a fresh `ponder start` of the indexer
- * and of a baseline app (same config, same tables, empty handlers) catches up from the
- * deployment block; Ponder's own log gives the backfill's duration and event count.
+ * and indexed as history. Then a fresh `ponder start` of the indexer and of a baseline app (same
+ * config, same tables, empty handlers) catches up from the deployment block; Ponder's own log
+ * gives the backfill's duration and event count.
  *
- *   pnpm bench                      # 10,000 claim events, both databases
+ *   pnpm bench                      # 10,000 claim events
  *   BENCH_EVENTS=2000 pnpm bench    # fewer events
  *   BENCH_RUNS=3 pnpm bench         # repeat each measurement, report the median
  *
- * PostgreSQL comes from BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the server
- * scripts/ci-postgres.sh starts; each measurement gets a database of its own.
+ * PostgreSQL comes from BENCH_DATABASE_URL, else TEST_DATABASE_URL, else a throw-away server
+ * started for the run; each measurement gets a database of its own.
  * Results: bench/results/catchup.json and catchup.md (overwritten).
  */
 
@@ -22,6 +22,7 @@ import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { deployCollectibles } from "@collectibles/deploy/testing";
 import { startLocalChain } from "@collectibles/devkit/chain";
+import { startTestPostgres } from "@collectibles/devkit/embedded-postgres";
 import type { PonderLogLine } from "@collectibles/devkit/ponder";
 import {
   createPostgresDatabase as createTestDatabase,
@@ -36,18 +37,13 @@ import { indexerRoot, startIndexer } from "../testing/startIndexer.ts";
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 1);
 const BATCH = 100;
-const DATABASE_URL =
-  process.env.BENCH_DATABASE_URL ||
-  process.env.TEST_DATABASE_URL ||
-  "postgres://collectibles:collectibles@127.0.0.1:5432/collectibles_test";
+const GIVEN_DATABASE_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
 const resultsDir = path.join(indexerRoot, "bench/results");
 
 type App = "indexer" | "baseline";
-type Database = "pglite" | "postgres";
 
 interface Measurement {
   app: App;
-  database: Database;
   run: number;
   /** Events Ponder reports it indexed during the backfill. */
   events: number;
@@ -69,12 +65,9 @@ function median(values: number[]): number {
   return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
-async function main() {
-  if (!Number.isInteger(EVENTS) || EVENTS < BATCH || EVENTS % BATCH !== 0) {
-    throw new Error(`BENCH_EVENTS must be a multiple of ${BATCH}, got ${process.env.BENCH_EVENTS}`);
-  }
-  // Fail before minting when PostgreSQL is missing: half a benchmark is not a benchmark.
-  const probe = await createTestDatabase(DATABASE_URL, "indexer_bench");
+async function main(serverUrl: string) {
+  // Fail before minting when PostgreSQL is unreachable: half a benchmark is not a benchmark.
+  const probe = await createTestDatabase(serverUrl, "indexer_bench");
   await probe.drop();
 
   const started = Date.now();
@@ -82,7 +75,6 @@ async function main() {
   log(`starting a local chain and deploying (load average ${loadAtStart.join(" ")})`);
   const chain = await startLocalChain();
   const deploymentsDir = mkdtempSync(path.join(tmpdir(), "indexer-bench-deployments-"));
-  const dirs: string[] = [deploymentsDir];
   const databases: TestDatabase[] = [];
   try {
     const deployment = await deployCollectibles({ rpcUrl: chain.rpcUrl, deploymentsDir });
@@ -113,105 +105,86 @@ async function main() {
 
     const measurements: Measurement[] = [];
     for (let run = 1; run <= RUNS; run++) {
-      for (const database of ["pglite", "postgres"] as const) {
-        for (const app of ["baseline", "indexer"] as const) {
-          const dataDir = mkdtempSync(path.join(tmpdir(), "indexer-bench-data-"));
-          dirs.push(dataDir);
-          let databaseUrl: string | undefined;
-          if (database === "postgres") {
-            const db = await createTestDatabase(DATABASE_URL, "indexer_bench");
-            databases.push(db);
-            databaseUrl = db.url;
-          }
-          log(`run ${run}: ${app} on ${database}${databaseUrl ? ` (${redact(databaseUrl)})` : ""}`);
-          const lines: PonderLogLine[] = [];
-          const spawned = Date.now();
-          const indexer = await startIndexer({
-            rpcUrl: chain.rpcUrl,
-            deploymentsDir,
-            dataDir,
-            databaseUrl,
-            root: app === "baseline" ? path.join(indexerRoot, "bench/baseline") : indexerRoot,
-            schema: "bench",
-            waitForReady: true,
-            onLog: (line) => {
-              lines.push(line);
-              if (process.env.BENCH_VERBOSE) {
-                log(
-                  `  +${line.time - spawned} ms ${line.msg} ${JSON.stringify(line).slice(0, 160)}`,
-                );
-              }
-              if (line.msg === "Indexed block range") {
-                log(`  indexed ${line.event_count} events in blocks ${line.block_range}`);
-              }
-            },
-          });
-          const readyMs = Date.now() - spawned;
-          try {
-            if (app === "indexer") {
-              const { db } = createClient(`${indexer.url}/sql`, { schema });
-              const [row] = await db
-                .select()
-                .from(collectible)
-                .where(eq(collectible.id, collectibleId));
-              if (row?.claimedCount !== BigInt(EVENTS)) {
-                throw new Error(`indexer counted ${row?.claimedCount} claims, expected ${EVENTS}`);
-              }
+      for (const app of ["baseline", "indexer"] as const) {
+        const database = await createTestDatabase(serverUrl, "indexer_bench");
+        databases.push(database);
+        log(`run ${run}: ${app} (${redact(database.url)})`);
+        const lines: PonderLogLine[] = [];
+        const spawned = Date.now();
+        const indexer = await startIndexer({
+          rpcUrl: chain.rpcUrl,
+          deploymentsDir,
+          databaseUrl: database.url,
+          root: app === "baseline" ? path.join(indexerRoot, "bench/baseline") : indexerRoot,
+          schema: "bench",
+          waitForReady: true,
+          onLog: (line) => {
+            lines.push(line);
+            if (process.env.BENCH_VERBOSE) {
+              log(`  +${line.time - spawned} ms ${line.msg} ${JSON.stringify(line).slice(0, 160)}`);
             }
-          } finally {
-            await indexer.stop();
+            if (line.msg === "Indexed block range") {
+              log(`  indexed ${line.event_count} events in blocks ${line.block_range}`);
+            }
+          },
+        });
+        const readyMs = Date.now() - spawned;
+        try {
+          if (app === "indexer") {
+            const { db } = createClient(`${indexer.url}/sql`, { schema });
+            const [row] = await db
+              .select()
+              .from(collectible)
+              .where(eq(collectible.id, collectibleId));
+            if (row?.claimedCount !== BigInt(EVENTS)) {
+              throw new Error(`indexer counted ${row?.claimedCount} claims, expected ${EVENTS}`);
+            }
           }
-          const completed = lines.find(
-            (l) => l.msg === "Completed backfill indexing across all chains",
-          );
-          const ranges = lines.filter((l) => l.msg === "Indexed block range");
-          const events = ranges.reduce((n, l) => n + Number(l.event_count ?? 0), 0);
-          const indexingMs = ranges.reduce((n, l) => n + Number(l.duration ?? 0), 0);
-          const backfillMs = Number(completed?.duration ?? Number.NaN);
-          if (!completed || events < EVENTS) {
-            throw new Error(
-              `${app} on ${database}: backfill saw ${events} events:\n${indexer.logTail()}`,
-            );
-          }
-          const m: Measurement = {
-            app,
-            database,
-            run,
-            events,
-            backfillMs: Math.round(backfillMs),
-            indexingMs: Math.round(indexingMs),
-            readyMs,
-            eventsPerSecond: Math.round((events / backfillMs) * 1000),
-            indexingEventsPerSecond: Math.round((events / indexingMs) * 1000),
-          };
-          measurements.push(m);
-          log(
-            `  ${m.events} events: backfill ${m.backfillMs} ms = ${m.eventsPerSecond} events/s ` +
-              `(indexing alone ${m.indexingEventsPerSecond} events/s); ready after ${m.readyMs} ms`,
-          );
+        } finally {
+          await indexer.stop();
         }
+        const completed = lines.find(
+          (l) => l.msg === "Completed backfill indexing across all chains",
+        );
+        const ranges = lines.filter((l) => l.msg === "Indexed block range");
+        const events = ranges.reduce((n, l) => n + Number(l.event_count ?? 0), 0);
+        const indexingMs = ranges.reduce((n, l) => n + Number(l.duration ?? 0), 0);
+        const backfillMs = Number(completed?.duration ?? Number.NaN);
+        if (!completed || events < EVENTS) {
+          throw new Error(`${app}: backfill saw ${events} events:\n${indexer.logTail()}`);
+        }
+        const m: Measurement = {
+          app,
+          run,
+          events,
+          backfillMs: Math.round(backfillMs),
+          indexingMs: Math.round(indexingMs),
+          readyMs,
+          eventsPerSecond: Math.round((events / backfillMs) * 1000),
+          indexingEventsPerSecond: Math.round((events / indexingMs) * 1000),
+        };
+        measurements.push(m);
+        log(
+          `  ${m.events} events: backfill ${m.backfillMs} ms = ${m.eventsPerSecond} events/s ` +
+            `(indexing alone ${m.indexingEventsPerSecond} events/s); ready after ${m.readyMs} ms`,
+        );
       }
     }
 
-    const summary = (["pglite", "postgres"] as const).flatMap((database) =>
-      (["baseline", "indexer"] as const).map((app) => {
-        const ms = measurements.filter((m) => m.app === app && m.database === database);
-        return {
-          app,
-          database,
-          events: ms[0]?.events ?? 0,
-          eventsPerSecond: median(ms.map((m) => m.eventsPerSecond)),
-          indexingEventsPerSecond: median(ms.map((m) => m.indexingEventsPerSecond)),
-          backfillMs: median(ms.map((m) => m.backfillMs)),
-          readyMs: median(ms.map((m) => m.readyMs)),
-        };
-      }),
-    );
-    const relative = (database: Database) => {
-      const base = summary.find((s) => s.app === "baseline" && s.database === database);
-      const ours = summary.find((s) => s.app === "indexer" && s.database === database);
-      return base && ours ? ours.eventsPerSecond / base.eventsPerSecond : Number.NaN;
-    };
+    const summary = (["baseline", "indexer"] as const).map((app) => {
+      const ms = measurements.filter((m) => m.app === app);
+      return {
+        app,
+        events: ms[0]?.events ?? 0,
+        eventsPerSecond: median(ms.map((m) => m.eventsPerSecond)),
+        indexingEventsPerSecond: median(ms.map((m) => m.indexingEventsPerSecond)),
+        backfillMs: median(ms.map((m) => m.backfillMs)),
+        readyMs: median(ms.map((m) => m.readyMs)),
+      };
+    });
+    const [base, ours] = summary;
+    const relativeToBaseline =
+      base && ours ? ours.eventsPerSecond / base.eventsPerSecond : Number.NaN;
 
     const result = {
       benchmark: "indexer historical catch-up",
@@ -228,30 +201,30 @@ async function main() {
         loadAverageAtEnd: os.loadavg().map((n) => Number(n.toFixed(2))),
       },
       ponder: "0.16.10",
+      database: "PostgreSQL",
       summary,
-      relativeToBaseline: { pglite: relative("pglite"), postgres: relative("postgres") },
+      relativeToBaseline,
       measurements,
     };
     mkdirSync(resultsDir, { recursive: true });
     writeFileSync(path.join(resultsDir, "catchup.json"), `${JSON.stringify(result, null, 2)}\n`);
     const rows = summary.map(
       (s) =>
-        `| ${s.database} | ${s.app} | ${s.events} | ${s.eventsPerSecond} | ${s.indexingEventsPerSecond} | ${s.backfillMs} | ${s.readyMs} |`,
+        `| ${s.app} | ${s.events} | ${s.eventsPerSecond} | ${s.indexingEventsPerSecond} | ${s.backfillMs} | ${s.readyMs} |`,
     );
     const markdown = [
       "# Indexer historical catch-up",
       "",
       `${result.date}: ${EVENTS} claim events (claimBatch of ${BATCH}) from a local chain (anvil), ` +
         `Ponder ${result.ponder}, Node ${process.version}, ${result.machine.cpus} × ${result.machine.cpu} ` +
-        `(load average ${loadAtStart[0]} at start); median of ${RUNS} run(s). ` +
+        `(load average ${loadAtStart[0]} at start), PostgreSQL; median of ${RUNS} run(s). ` +
         "Produced by `pnpm --filter @collectibles/indexer bench`.",
       "",
-      "| database | app | events | events/s (backfill) | events/s (indexing only) | backfill ms | start → ready ms |",
-      "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
+      "| app | events | events/s (backfill) | events/s (indexing only) | backfill ms | start → ready ms |",
+      "| --- | ---: | ---: | ---: | ---: | ---: |",
       ...rows,
       "",
-      `Indexer vs baseline (backfill events/s): PGlite ${(relative("pglite") * 100).toFixed(0)} %, ` +
-        `PostgreSQL ${(relative("postgres") * 100).toFixed(0)} %.`,
+      `Indexer vs baseline (backfill events/s): ${(relativeToBaseline * 100).toFixed(0)} %.`,
       "",
       "The baseline is the same Ponder app with empty handlers (bench/baseline): the gap is what",
       "our handlers and their writes cost. Backfill time includes fetching logs and blocks over",
@@ -264,8 +237,17 @@ async function main() {
   } finally {
     await chain.stop();
     for (const db of databases) await db.drop().catch(() => {});
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    rmSync(deploymentsDir, { recursive: true, force: true });
   }
 }
 
-await main();
+if (!Number.isInteger(EVENTS) || EVENTS < BATCH || EVENTS % BATCH !== 0) {
+  throw new Error(`BENCH_EVENTS must be a multiple of ${BATCH}, got ${process.env.BENCH_EVENTS}`);
+}
+// Started before main() reads the load average: starting a server is work of its own.
+const server = GIVEN_DATABASE_URL ? undefined : await startTestPostgres();
+try {
+  await main(GIVEN_DATABASE_URL ?? (server?.url as string));
+} finally {
+  await server?.stop();
+}

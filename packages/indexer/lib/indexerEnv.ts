@@ -1,21 +1,14 @@
-import { pathToFileURL } from "node:url";
-
 /** Settings the indexer reads from the environment, checked once. */
 export interface IndexerEnv {
   /** JSON-RPC endpoint of the chain (`RPC_URL`). */
   rpcUrl: string;
   /** Chain id; selects `<DEPLOYMENTS_DIR>/<chainId>.json` (`CHAIN_ID`). */
   chainId: number;
-  /** PostgreSQL connection string; PGlite when absent (`DATABASE_URL`). */
-  databaseUrl: string | undefined;
-  /** Folder for PGlite's files, ending in `/` (`INDEXER_DATA_DIR`). */
-  dataDir: URL;
+  /** PostgreSQL connection string (`DATABASE_PRIVATE_URL`, else `DATABASE_URL`). */
+  databaseUrl: string;
   /** How often Ponder polls for new blocks (`INDEXER_POLLING_INTERVAL_MS`). */
   pollingIntervalMs: number;
 }
-
-/** The repository's `.data/` folder (ignored by git); every package keeps its local state there. */
-const DEFAULT_DATA_DIR = new URL("../../../.data/indexer/", import.meta.url);
 
 function positiveInt(name: string, raw: string): number {
   const value = Number(raw);
@@ -33,9 +26,14 @@ export function indexerEnv(source: NodeJS.ProcessEnv = process.env): IndexerEnv 
     throw new Error(`RPC_URL must be a URL, got "${rpcUrl}"`);
   }
   const chainId = positiveInt("CHAIN_ID", source.CHAIN_ID || "31337");
-  const dataDir = source.INDEXER_DATA_DIR
-    ? pathToFileURL(`${source.INDEXER_DATA_DIR.replace(/\/+$/, "")}/`)
-    : DEFAULT_DATA_DIR;
+  // Without a URL Ponder would quietly fall back to a PGlite of its own in .ponder/: stop instead.
+  const databaseUrl = source.DATABASE_PRIVATE_URL || source.DATABASE_URL;
+  if (!databaseUrl) {
+    throw new Error(
+      "DATABASE_URL is not set: the indexer runs on PostgreSQL only. `pnpm start` sets it (to " +
+        "the PostgreSQL it runs); otherwise set DATABASE_URL=postgres://user:password@host:5432/db.",
+    );
+  }
   // A local node answers instantly, so poll often: an event shows up ~0.1 s after its block.
   // Remote RPCs are polled at Ponder's default, once a second.
   const defaultPolling = chainId === 31337 ? "100" : "1000";
@@ -43,11 +41,5 @@ export function indexerEnv(source: NodeJS.ProcessEnv = process.env): IndexerEnv 
     "INDEXER_POLLING_INTERVAL_MS",
     source.INDEXER_POLLING_INTERVAL_MS || defaultPolling,
   );
-  return {
-    rpcUrl,
-    chainId,
-    databaseUrl: source.DATABASE_PRIVATE_URL || source.DATABASE_URL || undefined,
-    dataDir,
-    pollingIntervalMs,
-  };
+  return { rpcUrl, chainId, databaseUrl, pollingIntervalMs };
 }

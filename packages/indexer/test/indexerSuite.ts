@@ -1,7 +1,7 @@
 /**
- * The indexer's end-to-end suite, run once per database (see pglite.test.ts, postgres.test.ts):
- * a real local chain (anvil), the real contract, `ponder start` as a child process, and every assertion
- * made through the reader module the API uses.
+ * The indexer's end-to-end suite (postgres.test.ts): a real local chain (anvil), the real
+ * contract, `ponder start` as a child process on a database of its own, and every assertion made
+ * through the reader module the API uses.
  */
 import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,7 +22,7 @@ import {
 } from "@collectibles/devkit/postgres";
 import { killAllProcesses as killAllIndexers } from "@collectibles/devkit/processes";
 import type { Address, TransactionReceipt } from "viem";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, test } from "vitest";
 import {
   createIndexerReader,
   type IndexerReader,
@@ -32,24 +32,15 @@ import { type RunningIndexer, startIndexer } from "../testing/startIndexer.ts";
 import { type ChainActions, chainActions } from "./chainActions.ts";
 import { waitUntil } from "./waitUntil.ts";
 
-export type DatabaseKind = "pglite" | "postgres";
-
-/** Where the PostgreSQL variant creates its databases; `.ci/run` and scripts/ci-postgres.sh set it up. */
-export const DEFAULT_TEST_DATABASE_URL =
-  "postgres://collectibles:collectibles@127.0.0.1:5432/collectibles_test";
-
-export function defineIndexerSuite(kind: DatabaseKind) {
-  describe(`indexer on ${kind}`, () => {
+export function defineIndexerSuite() {
+  describe("indexer on postgres", () => {
     let chain: LocalChain;
     let actions: ChainActions;
     let indexer: RunningIndexer;
     let reader: IndexerReader;
-    let database: TestDatabase | undefined;
+    let database: TestDatabase;
     let deploymentsDir: string;
-    let dataDir: string;
     let contractAddress: Address;
-    // Its own schema too: even a shared database never mixes two runs' tables.
-    const schema = `collectibles_${process.pid}`;
     /** Every line Ponder logged, across restarts. */
     const logs: PonderLogLine[] = [];
     const messages = () => logs.map((line) => line.msg);
@@ -58,9 +49,7 @@ export function defineIndexerSuite(kind: DatabaseKind) {
       indexer = await startIndexer({
         rpcUrl: chain.rpcUrl,
         deploymentsDir,
-        dataDir,
-        databaseUrl: database?.url,
-        schema,
+        databaseUrl: database.url,
         waitForReady: true,
         onLog: (line) => {
           logs.push(line);
@@ -90,13 +79,8 @@ export function defineIndexerSuite(kind: DatabaseKind) {
     beforeAll(async () => {
       try {
         // A database of its own first: when PostgreSQL is down this fails at once, before the chain.
-        if (kind === "postgres") {
-          database = await createTestDatabase(
-            process.env.TEST_DATABASE_URL || DEFAULT_TEST_DATABASE_URL,
-          );
-        }
+        database = await createTestDatabase(inject("postgresUrl"), "indexer_test");
         deploymentsDir = mkdtempSync(path.join(tmpdir(), "indexer-deployments-"));
-        dataDir = mkdtempSync(path.join(tmpdir(), "indexer-data-"));
         chain = await startLocalChain();
         // A hook budget that covers a receiver claiming again from its hook (the re-entry test).
         const deployment = await deployCollectibles({
@@ -122,7 +106,6 @@ export function defineIndexerSuite(kind: DatabaseKind) {
       await chain?.stop();
       await database?.drop();
       if (deploymentsDir) rmSync(deploymentsDir, { recursive: true, force: true });
-      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     });
 
     test("a created collectible is readable with its metadata, ids, counts and creation block", async () => {

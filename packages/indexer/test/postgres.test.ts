@@ -1,5 +1,4 @@
-// Needs PostgreSQL at TEST_DATABASE_URL (default: the server scripts/ci-postgres.sh starts). It fails,
-// never skips, when the server is unreachable: a green run always covers both databases.
+// On TEST_DATABASE_URL's server, else on the throw-away one postgres.setup.ts starts for the run.
 import { defineIndexerSuite } from "./indexerSuite.ts";
 
-defineIndexerSuite("postgres");
+defineIndexerSuite();

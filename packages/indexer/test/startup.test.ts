@@ -1,6 +1,6 @@
 /**
  * Starting the indexer: the mistakes an operator can make stop it with the fix in the message,
- * and a fresh local chain never sees the rows of the node before it (PGlite, the default).
+ * and a fresh local chain never sees the rows of the node before it.
  */
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -8,8 +8,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { deployCollectibles } from "@collectibles/deploy/testing";
 import { type LocalChain, startLocalChain } from "@collectibles/devkit/chain";
+import { createPostgresDatabase, type ThrowAwayDatabase } from "@collectibles/devkit/postgres";
 import { killAllProcesses as killAllIndexers } from "@collectibles/devkit/processes";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { createIndexerReader } from "../indexerReader.ts";
 import { type RunningIndexer, startIndexer } from "../testing/startIndexer.ts";
 import { chainActions } from "./chainActions.ts";
@@ -26,8 +27,10 @@ describe.concurrent("indexer start-up", () => {
     return dir;
   };
   let chain: LocalChain;
+  let database: ThrowAwayDatabase;
 
   beforeAll(async () => {
+    database = await createPostgresDatabase(inject("postgresUrl"), "indexer_startup");
     chain = await startLocalChain();
     chains.push(chain);
   });
@@ -36,11 +39,24 @@ describe.concurrent("indexer start-up", () => {
     for (const indexer of indexers) await indexer.stop();
     killAllIndexers();
     for (const c of chains) await c.stop();
+    await database?.drop();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
+  test("without DATABASE_URL it exits, naming it and what sets it", async () => {
+    const deploymentsDir = tempDir("indexer-nodb-");
+    await deployCollectibles({ rpcUrl: chain.rpcUrl, deploymentsDir });
+    // An empty DATABASE_URL is an unset one: Ponder would fall back to a PGlite of its own.
+    const start = startIndexer({ rpcUrl: chain.rpcUrl, deploymentsDir, databaseUrl: "" });
+    await expect(start).rejects.toThrow(/DATABASE_URL is not set.*pnpm start/s);
+  });
+
   test("without a deployment for the chain it exits, naming the command that deploys", async () => {
-    const start = startIndexer({ rpcUrl: chain.rpcUrl, deploymentsDir: tempDir("indexer-none-") });
+    const start = startIndexer({
+      rpcUrl: chain.rpcUrl,
+      deploymentsDir: tempDir("indexer-none-"),
+      databaseUrl: database.url,
+    });
     await expect(start).rejects.toThrow(
       /No Collectibles deployment for chain 31337.*pnpm deploy:local/s,
     );
@@ -58,7 +74,7 @@ describe.concurrent("indexer start-up", () => {
         deployTransaction: `0x${"0".repeat(64)}`,
       }),
     );
-    const start = startIndexer({ rpcUrl: chain.rpcUrl, deploymentsDir });
+    const start = startIndexer({ rpcUrl: chain.rpcUrl, deploymentsDir, databaseUrl: database.url });
     await expect(start).rejects.toThrow(
       /No contract at 0x000000000000000000000000000000000000dEaD/,
     );
@@ -67,51 +83,51 @@ describe.concurrent("indexer start-up", () => {
   test("when RPC_URL does not answer it exits, naming it", async () => {
     const deploymentsDir = tempDir("indexer-rpc-");
     await deployCollectibles({ rpcUrl: chain.rpcUrl, deploymentsDir });
-    const start = startIndexer({ rpcUrl: "http://127.0.0.1:9", deploymentsDir });
+    const start = startIndexer({
+      rpcUrl: "http://127.0.0.1:9",
+      deploymentsDir,
+      databaseUrl: database.url,
+    });
     await expect(start).rejects.toThrow(/RPC_URL http:\/\/127\.0\.0\.1:9 is unreachable/);
   });
 
+  // Two chains and two indexers one after the other: more time than the file's other cases.
   test("a fresh local chain starts from empty tables, not the previous node's rows", async () => {
-    // Same data folder, same chain id, same contract address and deployment block: only the
-    // chain instance differs.
-    const dataDir = tempDir("indexer-data-");
+    // Same database and schema, same chain id, same contract address and deployment block, a
+    // collectible in the same block at the same log index: only the chain instance differs.
     const deploymentsDir = tempDir("indexer-deployments-");
-    const firstChain = await startLocalChain();
-    chains.push(firstChain);
-    const first = await deployCollectibles({ rpcUrl: firstChain.rpcUrl, deploymentsDir });
-    const firstIndexer = await startIndexer({ rpcUrl: firstChain.rpcUrl, deploymentsDir, dataDir });
-    indexers.push(firstIndexer);
-    const old = await chainActions(firstChain.rpcUrl, first.address).createCollectible({
-      totalSupply: 1n,
-    });
-    const firstReader = createIndexerReader({ url: firstIndexer.url });
-    await waitUntil("the first node's collectible", async () =>
-      firstReader.isIndexed(old.receipt.blockNumber),
-    );
-    expect(await firstReader.getCollectible(old.id)).not.toBeNull();
-    await firstIndexer.stop();
-    await firstChain.stop();
+    /** A collectible, buried under Ponder's finality, then an indexer that has read it all. */
+    const indexedChain = async () => {
+      const instance = await startLocalChain();
+      chains.push(instance);
+      const { address } = await deployCollectibles({ rpcUrl: instance.rpcUrl, deploymentsDir });
+      const actions = chainActions(instance.rpcUrl, address);
+      const created = await actions.createCollectible({ id: randomUUID(), totalSupply: 1n });
+      // History, not live blocks: what Ponder caches (ponder_sync) and resumes from on a restart.
+      await actions.mine(62);
+      const head = await actions.blockNumber();
+      const indexer = await startIndexer({
+        rpcUrl: instance.rpcUrl,
+        deploymentsDir,
+        databaseUrl: database.url,
+        schema: "fresh_chain",
+        waitForReady: true,
+      });
+      indexers.push(indexer);
+      const reader = createIndexerReader({ url: indexer.url });
+      await waitUntil("the chain indexed", () => reader.isIndexed(head));
+      return { instance, address, created, indexer, reader };
+    };
 
-    const secondChain = await startLocalChain();
-    chains.push(secondChain);
-    const second = await deployCollectibles({ rpcUrl: secondChain.rpcUrl, deploymentsDir });
+    const first = await indexedChain();
+    expect(await first.reader.getCollectible(first.created.id)).not.toBeNull();
+    await first.indexer.stop();
+    await first.instance.stop();
+
+    const second = await indexedChain();
     expect(second.address).toBe(first.address);
-    const secondIndexer = await startIndexer({
-      rpcUrl: secondChain.rpcUrl,
-      deploymentsDir,
-      dataDir,
-      waitForReady: true,
-    });
-    indexers.push(secondIndexer);
-    const fresh = await chainActions(secondChain.rpcUrl, second.address).createCollectible({
-      id: randomUUID(),
-      totalSupply: 2n,
-    });
-    const reader = createIndexerReader({ url: secondIndexer.url });
-    await waitUntil("the second node's collectible", async () =>
-      reader.isIndexed(fresh.receipt.blockNumber),
-    );
-    expect(await reader.getCollectible(fresh.id)).not.toBeNull();
-    expect(await reader.getCollectible(old.id)).toBeNull();
-  }, 150_000);
+    expect(second.created.receipt.blockNumber).toBe(first.created.receipt.blockNumber);
+    expect(await second.reader.getCollectible(second.created.id)).not.toBeNull();
+    expect(await second.reader.getCollectible(first.created.id)).toBeNull();
+  }, 300_000);
 });

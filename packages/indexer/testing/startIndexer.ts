@@ -1,9 +1,11 @@
 /**
  * This indexer as a child process, for the tests and benchmarks of every package that needs one:
- * devkit's Ponder runner, pointed at this package's folder.
+ * devkit's Ponder runner, pointed at this package's folder. Each indexer of its own local chain
+ * needs a database of its own (not only a schema): Ponder's cache of a chain is per database,
+ * and the indexer resets what a database holds of another instance of the chain.
  *
  * ```ts
- * const indexer = await startIndexer({ rpcUrl, deploymentsDir });
+ * const indexer = await startIndexer({ rpcUrl, deploymentsDir, databaseUrl });
  * // ... read it at indexer.url ...
  * await indexer.stop();
  * ```

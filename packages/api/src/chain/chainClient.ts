@@ -39,8 +39,6 @@ export interface ChainClientOptions {
   maxFeePerGas?: bigint;
   /** How often receipts are polled. Default 50 ms on chain 31337, else 1 s. */
   pollMs?: number;
-  /** Every RPC request runs through it (the relayer's precedence over claim groups). */
-  around?: <T>(request: () => Promise<T>) => Promise<T>;
 }
 
 export type ChainClient = ReturnType<typeof createChainClient>;
@@ -50,20 +48,11 @@ const min = (a: bigint, b: bigint) => (a < b ? a : b);
 export function createChainClient(options: ChainClientOptions) {
   const { chainId, contract, maxFeePerGas: feeCap } = options;
   const pollMs = options.pollMs ?? (chainId === 31_337 ? 50 : 1_000);
-  const base = http(options.rpcUrl, {
+  const transport = http(options.rpcUrl, {
     batch: { batchSize: 200, wait: 2 },
     retryCount: 0,
     timeout: 10_000,
   });
-  const around = options.around;
-  const transport: typeof base = around
-    ? (params) => {
-        const created = base(params);
-        const request: typeof created.request = (args, requestOptions) =>
-          around(() => created.request(args, requestOptions));
-        return { ...created, request };
-      }
-    : base;
   const client = createPublicClient({ transport, pollingInterval: pollMs });
   const account = privateKeyToAccount(options.privateKey);
   let hookGasBudget: Promise<bigint> | undefined;

@@ -5,7 +5,7 @@
  * (seeded: the seed is printed, `FAULT_SEED=<n>` replays it) and then check that the API, the
  * indexer and the chain agree on every claim, each minted once.
  */
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { type ApiClaim, expectAgreement } from "../test/agreement.ts";
 import {
   type ChainStack,
@@ -22,7 +22,7 @@ let proxy: CuttableProxy;
 let t: TestApp;
 
 beforeAll(async () => {
-  stack = await startChainStack();
+  stack = await startChainStack({ postgresUrl: inject("postgresUrl") });
   proxy = await startCuttableProxy(stack.rpcUrl);
   t = await startTestApp({
     env: { ...stack.env, RPC_URL: proxy.url, CONFIRM_TIMEOUT_MS: "1500" },

@@ -11,7 +11,6 @@ import { parseGwei } from "viem";
 import type { DatabaseHandle } from "../db/client.ts";
 import type { ChainServices, ReadinessCheck } from "../deps.ts";
 import { type Env, relayerKeyOf } from "../env.ts";
-import { Precedence } from "../lib/precedence.ts";
 import type { Logger } from "../logger.ts";
 import { createStatusWaiter } from "../services/statusWaiter.ts";
 import { createChainClient } from "./chainClient.ts";
@@ -26,15 +25,9 @@ export interface RunningChainServices {
   stop(): Promise<void>;
 }
 
-/**
- * The longest a claim group waits for the relayer's call in flight: the local chain answers in a
- * few milliseconds; a slow RPC must not hold claims back for long.
- */
-const PRECEDENCE_MAX_WAIT_MS = 30;
-
 export function startChainServices(
   env: Env,
-  database: Pick<DatabaseHandle, "db" | "tryLock" | "driver">,
+  database: Pick<DatabaseHandle, "db" | "tryLock">,
   logger: Logger,
 ): RunningChainServices {
   if (!env.RPC_URL) throw new Error("RPC_URL is not set");
@@ -42,11 +35,6 @@ export function startChainServices(
     ? pathToFileURL(`${env.DEPLOYMENTS_DIR.replace(/\/+$/, "")}/`)
     : undefined;
   const deployment = getDeployment(env.CHAIN_ID, dir);
-  // On PGlite the relayer's calls to the chain and the indexer go ahead of claim groups
-  // (lib/precedence.ts). On PostgreSQL a group waits for the server, not in the event loop, and
-  // the relayer keeps up without it.
-  const precedence =
-    database.driver === "pglite" ? new Precedence(PRECEDENCE_MAX_WAIT_MS) : undefined;
   const chainOptions = {
     rpcUrl: env.RPC_URL,
     chainId: env.CHAIN_ID,
@@ -56,23 +44,18 @@ export function startChainServices(
     maxFeePerGas: parseGwei(env.MAX_FEE_PER_GAS_GWEI),
   };
   const client = createChainClient(chainOptions);
-  // Only the relayer's calls go ahead of claim groups: /ready's probes, for one, do not.
-  const relayerClient = precedence
-    ? createChainClient({ ...chainOptions, around: (request) => precedence.run(request) })
-    : client;
   const indexer = env.INDEXER_URL
     ? createIndexerReader({ url: env.INDEXER_URL, chainId: env.CHAIN_ID, timeoutMs: 3_000 })
     : undefined;
   const statusWaiter = createStatusWaiter(database.db);
   const relayer = new Relayer({
     database,
-    chain: relayerClient,
+    chain: client,
     indexer,
     logger,
     batchSize: env.RELAYER_BATCH_SIZE,
     maxInFlight: env.RELAYER_MAX_IN_FLIGHT,
     onChange: () => statusWaiter.statusesChanged(),
-    precedence,
     audit: {
       deployment,
       objects: env.CHAIN_AUDIT,
@@ -129,7 +112,6 @@ export function startChainServices(
       wakeRelayer: () => relayer.poke(),
       statusWaiter,
       indexer,
-      relayerTurn: precedence && (() => precedence.turn()),
     },
     relayer,
     readiness,

@@ -10,13 +10,13 @@ import os from "node:os";
 import path from "node:path";
 import { killAllProcesses } from "@collectibles/devkit/processes";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { claimedOnChain, expectAgreement } from "../test/agreement.ts";
 import { type ApiProcess, apiCaller, jsonOf, startApiProcess } from "../test/apiProcess.ts";
 import { type ChainStack, startChainStack } from "../test/chainStack.ts";
 import { TEST_MNEMONIC } from "../test/constants.ts";
 import { burst } from "../test/faults.ts";
-import { createPostgresDatabase, testDriver } from "../test/testDatabase.ts";
+import { createPostgresDatabase } from "../test/testDatabase.ts";
 
 const API_KEY = "ck_test_productionshapeproductionsh01";
 const CLAIMS = 60;
@@ -36,12 +36,12 @@ const { request: call, call: callJson } = apiCaller(API_KEY);
 const postJson = (url: string, urlPath: string, json: unknown, idempotencyKey?: string) =>
   callJson(url, "POST", urlPath, json, idempotencyKey);
 
-describe.runIf(testDriver() === "postgres")("two API processes on one PostgreSQL", () => {
+describe("two API processes on one PostgreSQL", () => {
   let a: ApiProcess;
   let b: ApiProcess;
 
   beforeAll(async () => {
-    stack = await startChainStack();
+    stack = await startChainStack({ postgresUrl: inject("postgresUrl") });
     const database = await createPostgresDatabase();
     dropDatabase = database.drop;
     env = {

@@ -22,12 +22,14 @@ import {
 } from "@collectibles/contracts/testing";
 import { deployCollectibles } from "@collectibles/deploy/testing";
 import { type LocalChain, startLocalChain } from "@collectibles/devkit/chain";
+import type { ThrowAwayDatabase } from "@collectibles/devkit/postgres";
 import { createIndexerReader } from "@collectibles/indexer/reader";
 import { type RunningIndexer, startIndexer } from "@collectibles/indexer/testing";
 import { type Address, type Hex, keccak256, type PublicClient, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChainAccounts, chainAccounts, devAccount } from "../test/chainAccounts.ts";
 import { startTestApp, type TestApp } from "../test/testApp.ts";
+import { createPostgresDatabase } from "../test/testDatabase.ts";
 import { type ApiClaim, claimTogether, finalClaims } from "./recipientIsolation.testkit.ts";
 
 /** Enough for the re-entrant recipient's hook, which claims once more (about 150,000 gas). */
@@ -43,6 +45,7 @@ const folders: string[] = [];
 let org: { id: string };
 /** A recipient holding the minter role, granted before the relayer (account #0) starts. */
 let reentrant: Address;
+let indexerDatabase: ThrowAwayDatabase | undefined;
 
 let on: ChainAccounts;
 const account = devAccount;
@@ -55,8 +58,8 @@ beforeAll(async () => {
   on = chainAccounts(chain.rpcUrl);
   client = on.client;
   const deploymentsDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-isolation-deployments-"));
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-isolation-indexer-"));
-  folders.push(deploymentsDir, dataDir);
+  indexerDatabase = await createPostgresDatabase();
+  folders.push(deploymentsDir);
   const deployment = await deployCollectibles({
     rpcUrl: chain.rpcUrl,
     deploymentsDir,
@@ -75,7 +78,7 @@ beforeAll(async () => {
   indexer = await startIndexer({
     rpcUrl: chain.rpcUrl,
     deploymentsDir,
-    dataDir,
+    databaseUrl: indexerDatabase.url,
     waitForReady: true,
   });
   t = await startTestApp({
@@ -95,6 +98,7 @@ afterAll(async () => {
   await t?.close();
   await indexer?.stop();
   await chain?.stop();
+  await indexerDatabase?.drop();
   for (const folder of folders) fs.rmSync(folder, { recursive: true, force: true });
 });
 

@@ -19,7 +19,6 @@ import {
   minedPendingClaimIds,
 } from "../db/chainIntents.ts";
 import type { DatabaseHandle, SessionLock } from "../db/client.ts";
-import type { Precedence } from "../lib/precedence.ts";
 import type { Logger } from "../logger.ts";
 import { type AuditOptions, auditChain, ChainMismatchError } from "./chainAudit.ts";
 import type { ChainClient } from "./chainClient.ts";
@@ -41,8 +40,6 @@ export interface RelayerOptions {
   onChange?: () => void;
   /** Checked before the first send; without it the relayer trusts the chain. */
   audit?: AuditOptions;
-  /** Calls to the indexer run through it, as the chain client's do (lib/precedence.ts). */
-  precedence?: Precedence;
 }
 
 export interface RelayerStatus {
@@ -204,7 +201,7 @@ export class Relayer {
     if (indexer) {
       let indexed: bigint | null;
       try {
-        indexed = await this.first(() => indexer.indexedBlock());
+        indexed = await indexer.indexedBlock();
       } catch {
         return false; // The indexer is down: rows stay pending until it answers.
       }
@@ -223,11 +220,6 @@ export class Relayer {
     return changed > 0;
   }
 
-  /** A call to the indexer, ahead of claim groups (lib/precedence.ts). */
-  private first<T>(call: () => Promise<T>): Promise<T> {
-    return this.options.precedence ? this.options.precedence.run(call) : call();
-  }
-
   /** What the indexer has of the claims about to be confirmed, read in bulk. */
   private async mintsUpTo(block: bigint): Promise<Map<string, MintFacts>> {
     const mints = new Map<string, MintFacts>();
@@ -235,7 +227,7 @@ export class Relayer {
     if (!indexer) return mints;
     // The reader asks the indexer in slices of ids itself.
     const ids = await minedPendingClaimIds(this.ctx.db, block);
-    for (const [id, claim] of await this.first(() => indexer.claimsByIds(ids))) {
+    for (const [id, claim] of await indexer.claimsByIds(ids)) {
       mints.set(id, { edition: Number(claim.edition), transactionHash: claim.transactionHash });
     }
     return mints;

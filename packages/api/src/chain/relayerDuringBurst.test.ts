@@ -1,7 +1,7 @@
 /**
  * The relayer keeps sending while a burst of POST /claims keeps the API busy: it runs in the
- * API's process, and on PGlite so does the database, so claim groups and the requests around them
- * could leave it no turn until the burst is over (lib/precedence.ts).
+ * API's process, so claim groups and the requests around them could leave it no turn until the
+ * burst is over.
  */
 import { collectiblesAbi, uuidToBytes16 } from "@collectibles/contracts";
 import { describe, expect, it } from "vitest";

@@ -5,9 +5,9 @@
  *   pnpm --filter @collectibles/api keys list
  *   pnpm --filter @collectibles/api keys revoke KEY_ID
  *
- * Uses the same configuration as the API (DATABASE_URL, or PGlite in the data folder; PGlite
- * allows one process, so stop the API first, or use POST /api-keys with an admin key while it
- * runs: both go through services/apiKeys.ts). A created key is printed once and never again.
+ * Uses the same configuration as the API (DATABASE_URL, or the embedded PostgreSQL of a running
+ * `pnpm start`), beside a running API or not; POST /api-keys with an admin key does the same
+ * (both go through services/apiKeys.ts). A created key is printed once and never again.
  */
 import { parseArgs } from "node:util";
 import { openConfiguredDatabase } from "../bootstrap.ts";

@@ -1,15 +1,12 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createPostgresDatabase, testDriver } from "../test/testDatabase.ts";
+import { createPostgresDatabase } from "../test/testDatabase.ts";
 import { openDatabase } from "./client.ts";
-import { DirLockedError } from "./dirLock.ts";
 import { rowsOf } from "./rows.ts";
 
 const TABLES = [
   "api_keys",
+  "claim_counts",
   "claims",
   "collectibles",
   "event_position",
@@ -18,6 +15,7 @@ const TABLES = [
   "images",
   "organizations",
   "settings",
+  "user_counts",
   "users",
   "webhook_messages",
   "webhooks",
@@ -32,32 +30,6 @@ async function tables(db: Db) {
   return rowsOf<{ table_name: string }>(result).map((row) => row.table_name);
 }
 
-describe.runIf(testDriver() === "pglite")("openDatabase on PGlite", () => {
-  // Creating a PGlite folder from nothing runs initdb: seconds, so one test covers the lifecycle.
-  it("creates, migrates and reopens a data folder held by one process at a time", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "api-pglite-"));
-    const dataDir = path.join(dir, "pglite");
-    try {
-      const first = await openDatabase({ driver: "pglite", dataDir });
-      expect(await tables(first.db)).toEqual(TABLES);
-      await first.db.execute(sql`insert into settings (key, value) values ('probe', 'kept')`);
-      await expect(openDatabase({ driver: "pglite", dataDir })).rejects.toThrow(DirLockedError);
-      await first.close();
-      expect(fs.existsSync(`${dataDir}.lock`)).toBe(false);
-      await expect(first.ping()).rejects.toThrow();
-
-      // A lock left by a process that no longer runs is taken over.
-      fs.writeFileSync(`${dataDir}.lock`, "999999999");
-      const second = await openDatabase({ driver: "pglite", dataDir });
-      const result = await second.db.execute(sql`select value from settings where key = 'probe'`);
-      expect(rowsOf<{ value: string }>(result)).toEqual([{ value: "kept" }]);
-      await second.close();
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  }, 120_000);
-});
-
 /** Runs `test` on a database of its own, dropped afterwards whatever happens. */
 async function onNewDatabase(test: (url: string) => Promise<void>) {
   const created = await createPostgresDatabase();
@@ -70,7 +42,7 @@ async function onNewDatabase(test: (url: string) => Promise<void>) {
 
 /** Changes a database before the API first migrates it, as another program might. */
 async function beforeFirstMigration(url: string, change: (db: Db) => Promise<unknown>) {
-  const setup = await openDatabase({ driver: "postgres", url }, { migrate: false });
+  const setup = await openDatabase({ url }, { migrate: false });
   try {
     await change(setup.db);
   } finally {
@@ -78,12 +50,10 @@ async function beforeFirstMigration(url: string, change: (db: Db) => Promise<unk
   }
 }
 
-describe.runIf(testDriver() === "postgres")("openDatabase on PostgreSQL", () => {
+describe("openDatabase on PostgreSQL", () => {
   it("migrates an empty database once even when several processes start together", () =>
     onNewDatabase(async (url) => {
-      const handles = await Promise.all(
-        [1, 2, 3].map(() => openDatabase({ driver: "postgres", url, poolSize: 2 })),
-      );
+      const handles = await Promise.all([1, 2, 3].map(() => openDatabase({ url, poolSize: 2 })));
       for (const handle of handles) expect(await tables(handle.db)).toEqual(TABLES);
       await handles[0]?.ping();
       await Promise.all(handles.map((handle) => handle.close()));
@@ -96,7 +66,7 @@ describe.runIf(testDriver() === "postgres")("openDatabase on PostgreSQL", () => 
         const [role] = rowsOf<{ name: string }>(await db.execute(sql`select current_user as name`));
         await db.execute(sql`create schema ${sql.identifier(role?.name ?? "")}`);
       });
-      const handle = await openDatabase({ driver: "postgres", url, poolSize: 2 });
+      const handle = await openDatabase({ url, poolSize: 2 });
       expect(await tables(handle.db)).toEqual(TABLES);
       await handle.close();
     }));
@@ -104,16 +74,14 @@ describe.runIf(testDriver() === "postgres")("openDatabase on PostgreSQL", () => 
   it("names the database's own error when a migration fails", () =>
     onNewDatabase(async (url) => {
       await beforeFirstMigration(url, (db) => db.execute(sql`create table organizations (id int)`));
-      await expect(openDatabase({ driver: "postgres", url })).rejects.toThrow(
+      await expect(openDatabase({ url })).rejects.toThrow(
         /relation "organizations" already exists \(42P07\)/,
       );
     }));
 
   it("grants a session lock to one process at a time and frees it on release", () =>
     onNewDatabase(async (url) => {
-      const [a, b] = await Promise.all(
-        [1, 2].map(() => openDatabase({ driver: "postgres", url, poolSize: 3 })),
-      );
+      const [a, b] = await Promise.all([1, 2].map(() => openDatabase({ url, poolSize: 3 })));
       try {
         const held = await a?.tryLock("relayer:test");
         expect(held).not.toBeNull();
@@ -132,8 +100,6 @@ describe.runIf(testDriver() === "postgres")("openDatabase on PostgreSQL", () => 
     }));
 
   it("fails to open an unreachable server", async () => {
-    await expect(
-      openDatabase({ driver: "postgres", url: "postgres://nobody:x@127.0.0.1:1/none" }),
-    ).rejects.toThrow();
+    await expect(openDatabase({ url: "postgres://nobody:x@127.0.0.1:1/none" })).rejects.toThrow();
   });
 });

@@ -1,61 +1,48 @@
 /**
- * Opens the database: embedded PGlite (a folder on disk, or in memory for tests) or PostgreSQL,
- * behind one Drizzle type, and applies the migrations in `drizzle/`.
+ * Opens the database, PostgreSQL (the embedded server `pnpm start` runs, or DATABASE_URL's),
+ * behind Drizzle, and applies the migrations in `drizzle/`.
  */
-import fs from "node:fs";
 import path from "node:path";
-import type { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
-import { CountingPGlite } from "./countingPglite.ts";
-import { acquireDirLock, type DirLock, DirLockedError } from "./dirLock.ts";
 import { databaseErrorText } from "./pgError.ts";
-import { PGLITE_START_PARAMS } from "./pgliteSettings.ts";
 import * as schema from "./schema.ts";
 
 export type Schema = typeof schema;
-/** Drizzle over either driver; repositories only use what both support. */
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 /** A database or an open transaction: repository functions accept both. */
 export type Queryable = Database | Transaction;
 
-/** The driver's own client under Drizzle: a `pg.Pool`, a `PGlite`, or none for a transaction. */
+/** The driver's own client under Drizzle: the `pg.Pool`, or none for a transaction. */
 export function driverClientOf(q: Queryable): unknown {
   return (q as { $client?: unknown }).$client;
 }
 
 export const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, "../../drizzle");
 
-export type DatabaseOptions =
-  | { driver: "postgres"; url: string; poolSize?: number }
-  | {
-      driver: "pglite";
-      /** Folder holding the data; omitted: in memory. */
-      dataDir?: string;
-      /** A `dumpDataDir()` tarball to start from (tests start from a migrated template). */
-      loadDataDir?: Blob | File;
-    };
+export interface DatabaseOptions {
+  url: string;
+  /** Connections this process keeps open at most. */
+  poolSize?: number;
+}
 
 export interface DatabaseHandle {
   db: Database;
-  driver: "pglite" | "postgres";
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
   /**
    * A lock held for as long as this process keeps it: a PostgreSQL session advisory lock on a
    * connection of its own, so one process among several holds `name`. Null when another holds
-   * it. PGlite serves one process, so there it is always granted.
+   * it.
    */
   tryLock(name: string): Promise<SessionLock | null>;
   /**
-   * Calls `onNotice` for every NOTIFY on `channel`, from any process on the database (PostgreSQL:
-   * a connection of its own, opened again after it drops). Answers how to stop listening.
+   * Calls `onNotice` for every NOTIFY on `channel`, from any process on the database (a
+   * connection of its own, opened again after it drops). Answers how to stop listening.
    */
   listen(channel: string, onNotice: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
@@ -68,15 +55,12 @@ export interface SessionLock {
 }
 
 export async function openDatabase(
-  options: DatabaseOptions,
+  { url, poolSize }: DatabaseOptions,
   { migrate = true }: { migrate?: boolean } = {},
 ): Promise<DatabaseHandle> {
   try {
-    return options.driver === "postgres"
-      ? await openPostgres(options.url, options.poolSize, migrate)
-      : await openPglite(options.dataDir, options.loadDataDir, migrate);
+    return await openPostgres(url, poolSize, migrate);
   } catch (error) {
-    if (error instanceof DirLockedError) throw error;
     throw new Error(databaseErrorText(error), { cause: error });
   }
 }
@@ -116,7 +100,6 @@ async function openPostgres(url: string, poolSize = 10, migrate: boolean): Promi
   const db = drizzleNodePg(pool, { schema }) as unknown as Database;
   return {
     db,
-    driver: "postgres",
     ping: async () => {
       await db.execute(sql`select 1`);
     },
@@ -158,59 +141,6 @@ async function openPostgres(url: string, poolSize = 10, migrate: boolean): Promi
       };
     },
   };
-}
-
-async function openPglite(
-  dataDir: string | undefined,
-  loadDataDir: Blob | File | undefined,
-  migrate: boolean,
-): Promise<DatabaseHandle> {
-  let lock: DirLock | undefined;
-  if (dataDir) {
-    fs.mkdirSync(path.dirname(dataDir), { recursive: true });
-    // PGlite is one process's database: a second process opening the folder would corrupt it.
-    lock = acquireDirLock(`${dataDir}.lock`, "PGlite data folder");
-  }
-  let client: PGlite | undefined;
-  // initdb runs unless the folder holds a database or a dump is loaded.
-  const created = !loadDataDir && !(dataDir && fs.existsSync(path.join(dataDir, "PG_VERSION")));
-  try {
-    client = new CountingPGlite({
-      dataDir,
-      loadDataDir,
-      startParams: PGLITE_START_PARAMS,
-    });
-    await client.waitReady;
-    const db = drizzlePglite(client, { schema }) as unknown as Database;
-    if (migrate) {
-      await migratePglite(drizzlePglite(client, { schema }), {
-        migrationsFolder: MIGRATIONS_FOLDER,
-      });
-    }
-    // PGlite makes a new database with initdb, a WebAssembly instance of its own whose memory
-    // (240–300 MiB) stays in the process until V8's next full collection, which an API that
-    // only reads may not run for hours. The API's start script exposes gc (API_NODE_FLAGS).
-    if (created) (globalThis as { gc?: () => void }).gc?.();
-    const pglite = client;
-    return {
-      db,
-      driver: "pglite",
-      ping: async () => {
-        if (pglite.closed) throw new Error("database is closed");
-        await pglite.query("select 1");
-      },
-      close: async () => {
-        if (!pglite.closed) await pglite.close();
-        lock?.release();
-      },
-      tryLock: async () => ({ alive: async () => !pglite.closed, release: async () => {} }),
-      listen: (channel, onNotice) => pglite.listen(channel, onNotice),
-    };
-  } catch (error) {
-    await client?.close().catch(() => {});
-    lock?.release();
-    throw error;
-  }
 }
 
 /** How long a dropped LISTEN connection waits before connecting again. */

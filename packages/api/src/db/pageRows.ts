@@ -1,25 +1,23 @@
 /**
  * A list page's rows, read in the form they are shown: the query runs as a named prepared
- * statement (on PostgreSQL and on PGlite; a page by offset is planned each run) answering arrays, each row is built
+ * statement (a page by offset is planned each run) answering arrays, each row is built
  * by a plan made once per query, and `created_at` and `updated_at` stay the text the API answers
  * (ISO 8601) instead of becoming a Date that is formatted again. Drizzle's generic row mapping
  * and the Dates took a sixth of the API's CPU serving GET /claims (`pnpm bench lists --profile`).
  */
 import {
-  type messages as backendMessages,
-  PGlite,
-  parse,
-  types as pgliteTypes,
-  protocol,
-} from "@electric-sql/pglite";
-import { Column, fillPlaceholders, getTableColumns, is, type Query, Table } from "drizzle-orm";
+  Column,
+  fillPlaceholders,
+  getTableColumns,
+  is,
+  type Query,
+  type SQL,
+  Table,
+} from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import pg from "pg";
 
-type BackendMessage = backendMessages.BackendMessage;
-
 import { driverClientOf, type Queryable } from "./client.ts";
-import { CountingPGlite } from "./countingPglite.ts";
 
 /** A row with its `created_at` and `updated_at` as shown: ISO 8601 text, UTC, milliseconds. */
 export type Shown<Row> = Omit<Row, "createdAt" | "updatedAt"> & {
@@ -50,12 +48,23 @@ interface Leaf {
 export interface PageStatement<Row> {
   /** The first `keep` rows the query reads (all when omitted). */
   execute(values: Record<string, unknown>, keep?: number): Promise<Row[]>;
+  /** The same, and the count the query selects after the fields (see `countedFields`). */
+  executeCounted(
+    values: Record<string, unknown>,
+    keep?: number,
+  ): Promise<{ rows: Row[]; count: number | undefined }>;
+}
+
+/** `fields` and then `count`, for a page query whose every row also carries the list's count. */
+export function countedFields(fields: PageFields, count: SQL<number>) {
+  // Selected last, after every leaf of `fields`; the key names no column of any table.
+  return { ...fields, __count: count };
 }
 
 /**
- * The statement `name` running `query` (a Drizzle select of `fields`, not yet run) on the
- * database `q`, which must not be a transaction: a page reads outside one. Without a name, the
- * query is planned for its values on every run.
+ * The statement `name` running `query` (a Drizzle select of `fields`, not yet run; or of
+ * `countedFields(fields, count)`) on the database `q`, which must not be a transaction: a page
+ * reads outside one. Without a name, the query is planned for its values on every run.
  */
 export function pageStatement<Row>(
   q: Queryable,
@@ -66,11 +75,22 @@ export function pageStatement<Row>(
   const { sql: text, params } = query.toSQL();
   const leaves = leavesOf(fields);
   const run = arrayRunner(q);
+  const read = async (values: Record<string, unknown>, keep?: number) => {
+    const rows = await run(name, text, fillPlaceholders(params, values));
+    return keep !== undefined && rows.length > keep ? rows.slice(0, keep) : rows;
+  };
   return {
     async execute(values, keep) {
-      const rows = await run(name, text, fillPlaceholders(params, values));
-      const kept = keep !== undefined && rows.length > keep ? rows.slice(0, keep) : rows;
-      return kept.map((values) => rowOf(leaves, values) as Row);
+      return (await read(values, keep)).map((values) => rowOf(leaves, values) as Row);
+    },
+    async executeCounted(values, keep) {
+      const arrays = await read(values, keep);
+      // The count is the value after the fields', the same in every row.
+      const count = arrays[0]?.[leaves.length];
+      return {
+        rows: arrays.map((values) => rowOf(leaves, values) as Row),
+        count: count === undefined ? undefined : Number(count),
+      };
     },
   };
 }
@@ -145,84 +165,5 @@ export function arrayRunner(q: Queryable): ArrayRunner {
       return (await client.query(name ? { ...query, name } : query)).rows;
     };
   }
-  if (client instanceof PGlite) return pgliteRunner(client);
   throw new Error("a list page is read on the database, not in a transaction");
-}
-
-/**
- * On PGlite a page's statement is prepared once by name, then only bound and run, through the
- * wire protocol as PostgreSQL's driver does: PGlite's `query()` parses and plans every statement
- * again, 0.6 of the 2.5 ms of CPU a page of 100 claims took (on disk, measured back to back).
- * The locks are PGlite's own (`_runExclusiveTransaction`, `_runExclusiveQuery`: internal, kept
- * by the exact version pin), taken as its `query()` takes them.
- */
-function pgliteRunner(client: PGlite): ArrayRunner {
-  // A page only selects: its statements leave the data as they found it (db/snapshot.ts).
-  const start = (message: Uint8Array) => client.execProtocolStream(message, { syncToFs: false });
-  const send = (message: Uint8Array) =>
-    client instanceof CountingPGlite ? client.uncounted(() => start(message)) : start(message);
-  const options = { rowMode: "array" as const };
-  const parsers = { ...client.parsers, [pgliteTypes.TIMESTAMPTZ]: asText };
-  const { serialize } = protocol;
-  return async (name, text, values) => {
-    if (!name) return (await client.query<unknown[]>(text, values, { ...options, parsers })).rows;
-    const parameters = values.map(asParameter);
-    await client._checkReady();
-    // After any transaction in progress, and alone: PGlite has one session.
-    return client._runExclusiveTransaction(() =>
-      client._runExclusiveQuery(async () => {
-        const messages: BackendMessage[] = [];
-        try {
-          if (prepareOnce(client, name, text)) {
-            try {
-              messages.push(...(await send(serialize.parse({ name, text, types: [] }))));
-            } catch (error) {
-              // Not prepared after all: the next run parses it again.
-              preparedOn.get(client)?.delete(name);
-              throw error;
-            }
-          }
-          messages.push(...(await send(serialize.bind({ statement: name, values: parameters }))));
-          messages.push(...(await send(serialize.describe({ type: "P" }))));
-          messages.push(...(await send(serialize.execute({}))));
-        } finally {
-          // Also after an error: it ends the statement, and the next one starts clean.
-          messages.push(...(await send(serialize.sync())));
-        }
-        return (parse.parseResults(messages, parsers, options)[0]?.rows ?? []) as unknown[][];
-      }),
-    );
-  };
-}
-
-/** The statements prepared in each PGlite session, by name: their text. */
-const preparedOn = new WeakMap<PGlite, Map<string, string>>();
-
-/**
- * Whether `name` must be prepared now (first use in this session). One name stands for one
- * text, as PostgreSQL's driver insists: anything else is a bug, not a second statement.
- */
-function prepareOnce(client: PGlite, name: string, text: string): boolean {
-  const prepared = preparedOn.get(client) ?? new Map<string, string>();
-  preparedOn.set(client, prepared);
-  const known = prepared.get(name);
-  if (known === undefined) {
-    prepared.set(name, text);
-    return true;
-  }
-  if (known !== text) throw new Error(`statement ${name} is already prepared with another text`);
-  return false;
-}
-
-/**
- * A value as the text PostgreSQL reads for the parameters a page has: text, uuids, times and
- * numbers. Anything else would need a type's own serialiser; it is refused, not guessed.
- */
-function asParameter(value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  if (value instanceof Date) return value.toISOString();
-  if (typeof value === "string" || typeof value === "number" || typeof value === "bigint") {
-    return String(value);
-  }
-  throw new TypeError(`a page parameter must be text, a number or a time, not ${typeof value}`);
 }

@@ -1,6 +1,6 @@
 /**
- * Reads PostgreSQL errors through Drizzle's wrapper (`DrizzleQueryError.cause`), the same way
- * for node-postgres and PGlite, which both report `code` and `constraint`.
+ * Reads PostgreSQL errors through Drizzle's wrapper (`DrizzleQueryError.cause`): node-postgres
+ * reports `code` and `constraint`.
  */
 interface PgErrorFields {
   code: string;

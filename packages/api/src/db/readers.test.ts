@@ -7,13 +7,12 @@ import type { ThrowAwayDatabase } from "@collectibles/devkit/postgres";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ListPosition } from "../lib/cursor.ts";
-import { createPostgresDatabase, testDriver } from "../test/testDatabase.ts";
+import { createPostgresDatabase } from "../test/testDatabase.ts";
 import { type DatabaseHandle, openDatabase } from "./client.ts";
-import { ListCounts } from "./listCounts.ts";
 import { rowsOf } from "./rows.ts";
 import { listUsers } from "./users.ts";
 
-describe.runIf(testDriver() === "postgres")("list pages on PostgreSQL", () => {
+describe("list pages on PostgreSQL", () => {
   let created: ThrowAwayDatabase;
   let handle: DatabaseHandle;
   const everything = { organizationId: null };
@@ -32,7 +31,7 @@ describe.runIf(testDriver() === "postgres")("list pages on PostgreSQL", () => {
   beforeAll(async () => {
     created = await createPostgresDatabase();
     // One connection: the statements and their plans are that connection's.
-    handle = await openDatabase({ driver: "postgres", url: created.url, poolSize: 1 });
+    handle = await openDatabase({ url: created.url, poolSize: 1 });
     // Enough rows that a plan kept for any values is worse than one made for the values when
     // the query leaves it guessing: the page size, or whether a row is active (which decides
     // if the index of active users serves).
@@ -54,11 +53,10 @@ describe.runIf(testDriver() === "postgres")("list pages on PostgreSQL", () => {
   });
 
   it("plans a page's query once on a connection, then runs it at any cursor and page size", async () => {
-    const counts = new ListCounts();
     let cursor: ListPosition | undefined;
     const seen: string[] = [];
     for (const limit of [3, 4, 5, 3, 4, 5, 3, 4]) {
-      const page = await listUsers(handle.db, everything, { limit, cursor }, counts);
+      const page = await listUsers(handle.db, everything, { limit, cursor });
       expect(page.rows).toHaveLength(limit);
       seen.push(...page.rows.map((row) => row.id));
       const last = page.rows.at(-1);
@@ -76,10 +74,9 @@ describe.runIf(testDriver() === "postgres")("list pages on PostgreSQL", () => {
 
   it("plans a page by offset for its offset on every run, keeping no plan for it", async () => {
     const before = await listStatements();
-    const counts = new ListCounts();
     const ordered = await usersInOrder();
     for (const page of [2, 900, 3, 1200, 4, 1500, 5, 1600]) {
-      const read = await listUsers(handle.db, everything, { page, limit: 3 }, counts);
+      const read = await listUsers(handle.db, everything, { page, limit: 3 });
       expect(read.rows.map((row) => row.id)).toEqual(ordered.slice((page - 1) * 3, page * 3));
     }
     // A plan kept for every offset would serve a deep page as badly as a shallow one.

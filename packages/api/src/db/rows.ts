@@ -1,4 +1,4 @@
-/** `db.execute()` answers `{ rows }` on both node-postgres and PGlite; this reads them typed. */
+/** `db.execute()` answers `{ rows }` (node-postgres); this reads them typed. */
 export function rowsOf<T>(result: unknown): T[] {
   return (result as { rows: T[] }).rows;
 }

@@ -1,18 +1,15 @@
 /**
  * Upgrading a database that already holds data: migrations that rewrite rows keep what the
- * chain already has, on the driver of the running project.
+ * chain already has.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { createPostgresDatabase, testDriver } from "../test/testDatabase.ts";
+import { createPostgresDatabase } from "../test/testDatabase.ts";
 import { MIGRATIONS_FOLDER } from "./client.ts";
 
 interface RawDatabase {
@@ -28,14 +25,6 @@ afterEach(async () => {
 });
 
 async function openRaw(): Promise<RawDatabase> {
-  if (testDriver() === "pglite") {
-    const client = new PGlite();
-    return {
-      query: async <T>(text: string) => (await client.exec(text)).at(-1)?.rows as T[],
-      migrate: (folder) => migratePglite(drizzlePglite(client), { migrationsFolder: folder }),
-      close: () => client.close(),
-    };
-  }
   const created = await createPostgresDatabase();
   const pool = new pg.Pool({ connectionString: created.url, max: 1 });
   return {

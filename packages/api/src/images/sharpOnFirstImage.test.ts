@@ -6,7 +6,6 @@ import fs from "node:fs";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { apiProcessesPerFile, jsonOf } from "../test/apiProcess.ts";
-import { testDriver } from "../test/testDatabase.ts";
 
 const ADMIN_KEY = "ck_test_sharponfirstimagesharpon01";
 
@@ -15,8 +14,7 @@ const { start, call } = apiProcessesPerFile({ name: "sharp", apiKey: ADMIN_KEY }
 const holdsLibvips = (pid: number) =>
   fs.readFileSync(`/proc/${pid}/maps`, "utf8").includes("libvips");
 
-// The same on either database: run once.
-describe.runIf(testDriver() === "pglite")("the API process", () => {
+describe("the API process", () => {
   it("holds no libvips until it stores an image, then stores it", async () => {
     const api = await start();
     expect((await call(api.url, "GET", "/organizations")).status).toBe(200);

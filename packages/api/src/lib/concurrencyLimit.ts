@@ -1,8 +1,7 @@
 /**
  * Lets at most `limit` tasks run at once; the others wait in arrival order. Claim transactions
  * pass through one, so a burst of requests queues here, in the process, instead of in front of
- * the database connections, where the relayer's queries would otherwise wait behind all of them
- * (on PGlite, one connection serves everything).
+ * the database connections, where the relayer's queries would otherwise wait behind all of them.
  */
 export class ConcurrencyLimit {
   #running = 0;

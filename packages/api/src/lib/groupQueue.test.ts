@@ -40,27 +40,3 @@ it("gives every item of a group that fails the group's error, and goes on with t
   ]);
   expect(await queue.submit("c")).toBe("c");
 });
-
-it("runs a group only once `beforeGroup` has resolved", async () => {
-  const order: string[] = [];
-  let letGo: () => void = () => {};
-  const queue = new GroupQueue<string, string>(
-    async (items) => {
-      order.push(`group ${items.join(",")}`);
-      return items.map((value) => ({ ok: true, value }));
-    },
-    10,
-    () => {
-      order.push("before");
-      return new Promise<void>((resolve) => {
-        letGo = resolve;
-      });
-    },
-  );
-  const answer = queue.submit("a");
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  order.push("let go");
-  letGo();
-  expect(await answer).toBe("a");
-  expect(order).toEqual(["before", "let go", "group a"]);
-});

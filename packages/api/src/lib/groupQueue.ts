@@ -2,8 +2,7 @@
  * Gathers work that arrives while earlier work runs, and runs it together: the first item runs
  * after one turn of the event loop, with whatever arrived in that turn; the items that arrive
  * while a group runs wait and go next as one group (at most `maxSize`). Under load a group grows
- * to what arrives during one run; a lone request waits for no company (only for `beforeGroup`,
- * when given). Each item still gets its own answer or its own error.
+ * to what arrives during one run; a lone request waits for no company. Each item still gets its own answer or its own error.
  */
 export type Settled<Result> = { ok: true; value: Result } | { ok: false; error: unknown };
 
@@ -17,14 +16,10 @@ export class GroupQueue<Item, Result> {
   readonly #waiting: Waiting<Item, Result>[] = [];
   #running = false;
 
-  /**
-   * `runGroup` answers one outcome per item, in order; if it throws, every item gets that error.
-   * `beforeGroup` is awaited before each group (it lets other work go first).
-   */
+  /** `runGroup` answers one outcome per item, in order; if it throws, every item gets that error. */
   constructor(
     private readonly runGroup: (items: Item[]) => Promise<Settled<Result>[]>,
     private readonly maxSize: number,
-    private readonly beforeGroup?: () => Promise<void>,
   ) {}
 
   submit(item: Item): Promise<Result> {
@@ -39,12 +34,8 @@ export class GroupQueue<Item, Result> {
   async #drain(): Promise<void> {
     while (this.#waiting.length > 0) {
       // One turn of the event loop before each group: requests already read from their sockets
-      // join it, and other work gets its turn (on PGlite a whole group runs without returning to
-      // the event loop, and back-to-back groups would starve the relayer).
+      // join it.
       await new Promise((resolve) => setImmediate(resolve));
-      // A turn is not enough for work that waits on another process (the relayer's calls to the
-      // chain each need two or three turns): `beforeGroup` lets it finish first.
-      if (this.beforeGroup) await this.beforeGroup().catch(() => {});
       const group = this.#waiting.splice(0, this.maxSize);
       try {
         const outcomes = await this.runGroup(group.map((waiting) => waiting.item));

@@ -2,13 +2,11 @@
  * A key revoked through one API process is refused by another one on the same PostgreSQL from
  * its next request on, although that process had just accepted the key (and keeps keys it found
  * for a second to spare the database a round trip per request): the revocation is announced with
- * NOTIFY at commit. (On PGlite a single process serves the database; the in-process case is in
- * routes/apiKeys/apiKeys.test.ts.)
+ * NOTIFY at commit. (The in-process case is in routes/apiKeys/apiKeys.test.ts.)
  */
 import { describe, expect, it } from "vitest";
 import { KEY_CACHE_MS } from "../db/apiKeys.ts";
 import { apiCaller, apiProcessesPerFile, jsonOf } from "../test/apiProcess.ts";
-import { testDriver } from "../test/testDatabase.ts";
 
 const ADMIN_KEY = "ck_test_revocationacrossprocesses01";
 
@@ -17,7 +15,7 @@ const { start, call, request } = apiProcessesPerFile({
   apiKey: ADMIN_KEY,
 });
 
-describe.runIf(testDriver() === "postgres")("two API processes on one PostgreSQL", () => {
+describe("two API processes on one PostgreSQL", () => {
   it("refuses a key revoked through the other process at once, well within the key cache's second", async () => {
     const [one, two] = await Promise.all([start(), start()]);
     const issued = await jsonOf(await call(one.url, "POST", "/api-keys", { name: "short-lived" }));

@@ -2,7 +2,7 @@
  * Claims submitted in the same moment are stored as one group (services/claimGroups.ts). Each
  * request must still get the answer it would get alone, and a refused one must leave nothing
  * behind. The requests here are submitted in one tick, so the first is stored alone and all the
- * others form the next group, on the real database (PGlite and PostgreSQL).
+ * others form the next group, on the real database.
  */
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";

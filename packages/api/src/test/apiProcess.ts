@@ -11,11 +11,11 @@ import {
   type ManagedProcess,
   startProcess,
 } from "@collectibles/devkit/processes";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { type ChainStack, startChainStack } from "./chainStack.ts";
 import { TEST_MNEMONIC } from "./constants.ts";
 import { lateBound } from "./perFile.ts";
-import { createPostgresDatabase, testDriver } from "./testDatabase.ts";
+import { createPostgresDatabase } from "./testDatabase.ts";
 
 const apiRoot = path.resolve(import.meta.dirname, "../..");
 const RELAYER_LOCK_LINE = /relayer holds the sending lock/;
@@ -42,7 +42,7 @@ export async function startApiProcess(
   // Both waits start before the process prints anything, so neither line can be missed.
   const relaying = api.waitForLine(RELAYER_LOCK_LINE, 600_000);
   relaying.catch(() => {});
-  // The first PGlite start migrates from nothing: slow on a loaded machine.
+  // The first start migrates a new database: slow on a loaded machine.
   const line = await api.waitForLine(/listening on http:\/\/\S+/, 180_000);
   return { url: /listening on (http:\/\/\S+)/.exec(line)?.[1] ?? "", process: api, relaying };
 }
@@ -50,8 +50,8 @@ export async function startApiProcess(
 /**
  * The API processes of one test file. Before its tests: `setUp` starts what they need (a chain)
  * and answers its settings (the chain's variables, timeouts); every process then shares a
- * temporary DATA_DIR, the test mnemonic, `apiKey`, quiet logs and an ephemeral port, and on the
- * postgres run a database of its own. After them: every process is killed, `tearDown` runs, and
+ * temporary DATA_DIR, the test mnemonic, `apiKey`, quiet logs and an ephemeral port, and a
+ * database of its own. After them: every process is killed, `tearDown` runs, and
  * the folder and database go.
  */
 export function apiProcessesPerFile(options: {
@@ -67,7 +67,7 @@ export function apiProcessesPerFile(options: {
   beforeAll(async () => {
     const settings = (await options.setUp?.()) ?? {};
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `api-${options.name}-`));
-    database = testDriver() === "postgres" ? await createPostgresDatabase() : undefined;
+    database = await createPostgresDatabase();
     Object.assign(env, {
       NODE_ENV: "test",
       LOG_LEVEL: "warn",
@@ -75,7 +75,7 @@ export function apiProcessesPerFile(options: {
       DATA_DIR: dataDir,
       WALLET_MNEMONIC: TEST_MNEMONIC,
       API_KEY: options.apiKey,
-      ...(database ? { DATABASE_URL: database.url } : {}),
+      DATABASE_URL: database.url,
       ...settings,
     });
   }, 120_000);
@@ -108,7 +108,7 @@ export function apiProcessesOnChainPerFile(options: {
     name: options.name,
     apiKey: options.apiKey,
     async setUp() {
-      stack = await startChainStack();
+      stack = await startChainStack({ postgresUrl: inject("postgresUrl") });
       return options.settings ? await options.settings(stack) : stack.env;
     },
     async tearDown() {

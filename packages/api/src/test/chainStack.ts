@@ -1,8 +1,8 @@
 /**
  * A real chain, contract and indexer for the chain tests: a throw-away local chain, Collectibles
- * deployed to it (relayer = development account #0, the minter), and a Ponder indexer on its own
- * temporary PGlite, which can be stopped and started again on the same URL and data (indexer-down
- * tests). Optionally behind a TCP proxy that can cut the RPC (chain-down tests).
+ * deployed to it (relayer = development account #0, the minter), and a Ponder indexer on a
+ * PostgreSQL database of its own (made on `postgresUrl`'s server, dropped at stop), which can be
+ * stopped and started again on the same URL and data (indexer-down tests). Optionally behind a TCP proxy that can cut the RPC (chain-down tests).
  */
 import fs from "node:fs";
 import net from "node:net";
@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { deployCollectibles } from "@collectibles/deploy/testing";
 import { startLocalChain } from "@collectibles/devkit/chain";
+import { createPostgresDatabase } from "@collectibles/devkit/postgres";
 import { freePort } from "@collectibles/devkit/processes";
 import { type RunningIndexer, startIndexer } from "@collectibles/indexer/testing";
 import { type Address, createPublicClient, http, type PublicClient } from "viem";
@@ -32,11 +33,16 @@ export interface ChainStack {
   stop(): Promise<void>;
 }
 
-export async function startChainStack(): Promise<ChainStack> {
+/** `postgresUrl`: a role on a PostgreSQL server that may create databases. */
+export async function startChainStack({
+  postgresUrl,
+}: {
+  postgresUrl: string;
+}): Promise<ChainStack> {
   const chain = await startLocalChain();
   const deploymentsDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-deployments-"));
-  // The stack's own folder and port, so a restarted indexer resumes its data at the same URL.
-  const indexerDataDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-indexer-"));
+  // The stack's own database and port, so a restarted indexer resumes at the same URL.
+  const indexerDatabase = await createPostgresDatabase(postgresUrl, "indexer_test");
   try {
     const deployment = await deployCollectibles({ rpcUrl: chain.rpcUrl, deploymentsDir });
     const port = await freePort();
@@ -44,7 +50,7 @@ export async function startChainStack(): Promise<ChainStack> {
       startIndexer({
         rpcUrl: chain.rpcUrl,
         deploymentsDir,
-        dataDir: indexerDataDir,
+        databaseUrl: indexerDatabase.url,
         port,
         waitForReady: true,
       });
@@ -86,12 +92,12 @@ export async function startChainStack(): Promise<ChainStack> {
         await indexer.stop().catch(() => {});
         await chain.stop();
         fs.rmSync(deploymentsDir, { recursive: true, force: true });
-        fs.rmSync(indexerDataDir, { recursive: true, force: true });
+        await indexerDatabase.drop();
       },
     };
   } catch (error) {
     await chain.stop();
-    fs.rmSync(indexerDataDir, { recursive: true, force: true });
+    await indexerDatabase.drop();
     throw error;
   }
 }

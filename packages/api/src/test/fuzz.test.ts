@@ -172,7 +172,7 @@ describe("authentication under fuzzed Authorization headers", () => {
 });
 
 describe("a NUL character (U+0000) in text", () => {
-  // Neither PostgreSQL nor PGlite can store NUL in text: the API refuses it at the edge.
+  // PostgreSQL cannot store NUL in text: the API refuses it at the edge.
   it(
     "answers 400 in the error shape, not 500, in a body field or a list filter",
     async () => {

@@ -8,7 +8,7 @@
  */
 import fc from "fast-check";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type ChainStack, startChainStack } from "./chainStack.ts";
 import { until } from "./faults.ts";
 import {
@@ -35,7 +35,7 @@ let claim: { id: string };
 const accepted = { collectibles: new Set<string>(), claims: new Set<string>() };
 
 beforeAll(async () => {
-  stack = await startChainStack();
+  stack = await startChainStack({ postgresUrl: inject("postgresUrl") });
   // Answer 202 at once (no waiting for the chain), and keep the rate limit out of the way.
   t = await startTestApp({
     env: { ...stack.env, CONFIRM_TIMEOUT_MS: "0", RATE_LIMIT_MAX: "1000000" },

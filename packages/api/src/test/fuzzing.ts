@@ -13,7 +13,7 @@ export const LEAKS: [string, RegExp][] = [
   ["drizzle query", /Failed query|params: /],
   [
     "database error",
-    /syntax error at or near|violates (?:unique|foreign key|not-null|check) constraint|invalid input syntax for type|relation "|column "|duplicate key value|PGlite|PostgresError|DatabaseError/i,
+    /syntax error at or near|violates (?:unique|foreign key|not-null|check) constraint|invalid input syntax for type|relation "|column "|duplicate key value|PostgresError|DatabaseError/i,
   ],
   ["SQL", /\bselect\s+[\w"*.,\s]+\s+from\s+"?\w+"?|\binsert into\s+"?\w|\bupdate\s+"\w+"\s+set\b/i],
 ];

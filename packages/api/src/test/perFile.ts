@@ -3,7 +3,7 @@
  * forward to the real object once it exists (test files share a worker's module cache, so a
  * shared helper cannot start things as a side effect of being imported).
  */
-import { afterAll, afterEach, beforeAll } from "vitest";
+import { afterAll, afterEach, beforeAll, inject } from "vitest";
 import { type ChainStack, startChainStack } from "./chainStack.ts";
 import { type ServerOptions, startTestApp, type TestApp } from "./testApp.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "./webhookReceiver.ts";
@@ -44,7 +44,7 @@ export function chainAppPerFile(options: { organization: string; env?: Record<st
   let app: TestApp | undefined;
   const org = { id: "" };
   beforeAll(async () => {
-    stack = await startChainStack();
+    stack = await startChainStack({ postgresUrl: inject("postgresUrl") });
     app = await startTestApp({ env: { ...stack.env, ...options.env } });
     const res = await app.call("POST", "/organizations", { json: { name: options.organization } });
     Object.assign(org, res.body.data);

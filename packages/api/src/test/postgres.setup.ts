@@ -1,28 +1,40 @@
 /**
- * The postgres half of the suite needs TEST_DATABASE_URL (a role allowed to CREATE DATABASE),
- * e.g. postgres://collectibles:collectibles@127.0.0.1:5432/collectibles. Missing or unreachable
- * fails the run: a CI job without PostgreSQL must not pass silently.
+ * The PostgreSQL every database test runs on: TEST_DATABASE_URL's server (a role allowed to
+ * CREATE DATABASE), or, when it is unset, a throw-away server from npm started for this run. A
+ * migrated template database is made once; each test file's database is a copy of it.
  */
-import pg from "pg";
+import { startTestPostgres } from "@collectibles/devkit/embedded-postgres";
+import { createPostgresDatabase } from "@collectibles/devkit/postgres";
 import type { TestProject } from "vitest/node";
+import { openDatabase } from "../db/client.ts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** A role on the run's server that may create databases. */
+    postgresUrl: string;
+    /** The migrated database each test file's database is copied from. */
+    migratedTemplate: string;
+  }
+}
 
 export default async function setup(project: TestProject) {
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) {
-    throw new Error(
-      "TEST_DATABASE_URL is not set. The postgres test project needs a PostgreSQL role that may " +
-        "create databases (postgres://user:password@127.0.0.1:5432/db). To run only the PGlite " +
-        "half: vitest run --project 'pglite*'",
-    );
-  }
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  const given = process.env.TEST_DATABASE_URL;
+  const server = given ? undefined : await startTestPostgres();
+  const url = given ?? (server?.url as string);
   try {
-    await client.connect();
-    await client.query("select 1");
+    const template = await createPostgresDatabase(url, "api_template");
+    const migrated = await openDatabase({ url: template.url, poolSize: 1 });
+    await migrated.close();
+    project.provide("postgresUrl", url);
+    project.provide("migratedTemplate", new URL(template.url).pathname.slice(1));
+    return async () => {
+      await template.drop();
+      await server?.stop();
+    };
   } catch (error) {
-    throw new Error(`TEST_DATABASE_URL is unreachable: ${(error as Error).message}`);
-  } finally {
-    await client.end().catch(() => {});
+    await server?.stop();
+    throw given
+      ? new Error(`TEST_DATABASE_URL is unusable: ${(error as Error).message}`, { cause: error })
+      : error;
   }
-  project.provide("postgresUrl", url);
 }

@@ -91,11 +91,8 @@ async function listen(
     config: env,
     db: database.db,
     logger: log,
-    // As `pnpm start` configures it: in the database on PostgreSQL, else in a folder.
-    storage:
-      database.driver === "postgres"
-        ? new DatabaseImageStorage(database.db)
-        : new LocalImageStorage(storageDir),
+    // As the API configures it (bootstrap.ts): in the database, older uploads in a folder.
+    storage: new DatabaseImageStorage(database.db, new LocalImageStorage(storageDir)),
     wallets,
     readiness: readiness ?? [
       { name: "database", critical: true, check: () => database.ping() },

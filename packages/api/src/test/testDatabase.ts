@@ -1,8 +1,7 @@
 /**
- * A fresh, migrated database for one test file, on the driver of the running vitest project:
- * PGlite in memory (from the run's template) or a new PostgreSQL database, dropped at close.
+ * A fresh, migrated PostgreSQL database for one test file, on the run's server (TEST_DATABASE_URL,
+ * or the embedded one the run started: postgres.setup.ts), dropped at close.
  */
-import fs from "node:fs";
 import {
   createPostgresDatabase as createThrowAwayDatabase,
   type ThrowAwayDatabase,
@@ -10,19 +9,9 @@ import {
 import { inject } from "vitest";
 import { type DatabaseHandle, openDatabase } from "../db/client.ts";
 
-export type TestDriver = "pglite" | "postgres";
-
-export function testDriver(): TestDriver {
-  const driver = process.env.TEST_DB_DRIVER;
-  if (driver !== "pglite" && driver !== "postgres") {
-    throw new Error("TEST_DB_DRIVER must be pglite or postgres (set by vitest.config.ts)");
-  }
-  return driver;
-}
-
 export interface TestDatabase extends DatabaseHandle {
-  /** For PostgreSQL, the URL of this file's database. */
-  url?: string;
+  /** The URL of this file's database. */
+  url: string;
 }
 
 /** A new empty PostgreSQL database on the run's server; `drop()` removes it. */
@@ -30,13 +19,12 @@ export function createPostgresDatabase(): Promise<ThrowAwayDatabase> {
   return createThrowAwayDatabase(inject("postgresUrl"), "api_test");
 }
 
+/** A new database already migrated: a copy of the run's migrated template. */
 export async function createTestDatabase(): Promise<TestDatabase> {
-  if (testDriver() === "pglite") {
-    const template = fs.readFileSync(inject("pgliteTemplate"));
-    return openDatabase({ driver: "pglite", loadDataDir: new Blob([template]) });
-  }
-  const created = await createPostgresDatabase();
-  const handle = await openDatabase({ driver: "postgres", url: created.url, poolSize: 5 });
+  const created = await createThrowAwayDatabase(inject("postgresUrl"), "api_test", {
+    template: inject("migratedTemplate"),
+  });
+  const handle = await openDatabase({ url: created.url, poolSize: 5 }, { migrate: false });
   return {
     ...handle,
     url: created.url,

@@ -1,7 +1,8 @@
 /**
  * One real API for every test file of this package, started once: a throw-away local chain with
- * the contract deployed, the indexer, and the API's real entry as a child process on PGlite, both
- * through the API package's own test helpers. Collectibles and claims are confirmed on the chain
+ * the contract deployed, the indexer, and the API's real entry as a child process, both on a
+ * PostgreSQL (TEST_DATABASE_URL's server, else one from npm started here), through the API
+ * package's own test helpers. Collectibles and claims are confirmed on the chain
  * as in production. The files read its URL and key with `inject("apiUrl")`/`inject("apiKey")`.
  */
 import fs from "node:fs";
@@ -9,6 +10,8 @@ import os from "node:os";
 import path from "node:path";
 import { startApiProcess } from "@collectibles/api/testing/apiProcess";
 import { startChainStack } from "@collectibles/api/testing/chainStack";
+import { startTestPostgres } from "@collectibles/devkit/embedded-postgres";
+import { createPostgresDatabase } from "@collectibles/devkit/postgres";
 import type { TestProject } from "vitest/node";
 
 const API_KEY = "ck_live_clientTestsClientTests0001";
@@ -19,14 +22,23 @@ declare module "vitest" {
     apiKey: string;
     // The API's test helpers imported above read these two in functions this package never
     // calls; the API's own global setup declares them, repeated so those files type-check here.
-    pgliteTemplate: string;
+    migratedTemplate: string;
     postgresUrl: string;
   }
 }
 
 export default async function setup(project: TestProject) {
-  const stack = await startChainStack();
+  const server = process.env.TEST_DATABASE_URL ? undefined : await startTestPostgres();
+  const postgresUrl = process.env.TEST_DATABASE_URL ?? (server?.url as string);
+  const database = await createPostgresDatabase(postgresUrl, "client_test");
+  const stack = await startChainStack({ postgresUrl });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "client-api-"));
+  const cleanUp = async () => {
+    await stack.stop();
+    await database.drop();
+    await server?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
   try {
     const api = await startApiProcess(
       {
@@ -35,6 +47,7 @@ export default async function setup(project: TestProject) {
         LOG_LEVEL: "warn",
         PORT: "0",
         DATA_DIR: dataDir,
+        DATABASE_URL: database.url,
         API_KEY,
         // POST /collectibles and /claims answer once confirmed (201), as the README shows.
         CONFIRM_TIMEOUT_MS: "60000",
@@ -48,12 +61,10 @@ export default async function setup(project: TestProject) {
     project.provide("apiKey", API_KEY);
     return async () => {
       await api.process.stop();
-      await stack.stop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await cleanUp();
     };
   } catch (error) {
-    await stack.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await cleanUp();
     throw error;
   }
 }

@@ -1,7 +1,7 @@
 /**
  * HTTP routes the indexer serves besides Ponder's own `/health`, `/ready`, `/status` and
  * `/metrics`: read-only SQL over HTTP at `/sql/*`, the one way other processes read the tables
- * (`@ponder/client`; the same on PGlite and PostgreSQL).
+ * (`@ponder/client`).
  */
 import { db } from "ponder:api";
 import schema from "ponder:schema";

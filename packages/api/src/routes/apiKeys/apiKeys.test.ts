@@ -1,5 +1,5 @@
 /**
- * Keys over HTTP while the service runs (here on PGlite, where the CLI cannot run beside it): an
+ * Keys over HTTP while the service runs: an
  * admin key issues a read-only key for one organization's subtree; that key reads its subtree,
  * is refused every write (403) and anything outside (404); a revocation holds from the next
  * request on. Only admin keys manage keys, and no answer but the create's shows a secret.

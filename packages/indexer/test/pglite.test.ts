@@ -1,3 +1,0 @@
-import { defineIndexerSuite } from "./indexerSuite.ts";
-
-defineIndexerSuite("pglite");
