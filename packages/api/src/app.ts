@@ -3,7 +3,6 @@
  * `index.ts` does that, and tests build as many apps as they like.
  */
 import express, { type Express } from "express";
-import { ListCounts } from "./db/listCounts.ts";
 import { snapshotReader } from "./db/snapshot.ts";
 import type { AppDeps, RouteDeps } from "./deps.ts";
 import { ListPages } from "./http/listPages.ts";
@@ -19,9 +18,6 @@ import { openApiDocument } from "./routes/specs.ts";
 import { storeClaimGroup } from "./services/claimGroups.ts";
 
 export type { AppDeps, ChainServices, ReadinessCheck } from "./deps.ts";
-
-/** Methods that only read; any other request may change what a list counts. */
-const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
  * Claim transactions at once. Claims of one collectible queue on its row lock anyway, and a few
@@ -39,17 +35,10 @@ const CLAIM_GROUP_SIZE = 100;
 export function routeDepsOf(appDeps: AppDeps): RouteDeps {
   const deps: RouteDeps = {
     ...appDeps,
-    counts: new ListCounts(),
     pages: new ListPages(),
     snapshot: snapshotReader(appDeps.db),
     claimTransactions: new ConcurrencyLimit(CLAIM_TRANSACTIONS),
-    claimGroups: new GroupQueue(
-      (group) => storeClaimGroup(deps, group),
-      CLAIM_GROUP_SIZE,
-      // On PGlite the relayer's call to the chain or the indexer in flight goes first
-      // (lib/precedence.ts); elsewhere there is nothing to wait for.
-      appDeps.chain?.relayerTurn,
-    ),
+    claimGroups: new GroupQueue((group) => storeClaimGroup(deps, group), CLAIM_GROUP_SIZE),
     openApiDocument,
   };
   return deps;
@@ -78,9 +67,7 @@ export function createApp(appDeps: AppDeps): Express {
       next();
     });
   }
-  app.use((req, res, next) => {
-    // On "close", which also ends aborted requests: a write may commit before its client leaves.
-    if (!READS.has(req.method)) res.once("close", () => deps.counts.invalidate());
+  app.use((_req, res, next) => {
     res.set("X-Content-Type-Options", "nosniff");
     next();
   });

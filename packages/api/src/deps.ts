@@ -4,7 +4,6 @@ import type { ChainClient } from "./chain/chainClient.ts";
 import type { ClaimWithOrganization } from "./db/claims.ts";
 import type { Database } from "./db/client.ts";
 import type { IdempotentWrite } from "./db/idempotencyKeys.ts";
-import type { ListCounts } from "./db/listCounts.ts";
 import type { Scope } from "./db/scope.ts";
 import type { Env } from "./env.ts";
 import type { ListPages } from "./http/listPages.ts";
@@ -37,11 +36,6 @@ export interface ChainServices {
   statusWaiter: StatusWaiter;
   /** Where counts and holders are read; absent: the API's own records answer. */
   indexer?: IndexerReader;
-  /**
-   * Resolves once the relayer is not waiting for the chain or the indexer (briefly at most):
-   * claim groups wait for it, so a burst does not starve the relayer (lib/precedence.ts).
-   */
-  relayerTurn?(): Promise<void>;
 }
 
 export interface AppDeps {
@@ -68,8 +62,6 @@ export interface AppDeps {
 
 /** What the routers get: the app's dependencies and what `createApp` makes for them. */
 export interface RouteDeps extends AppDeps {
-  /** List counts remembered between requests, dropped by every write (db/listCounts.ts). */
-  counts: ListCounts;
   /** List answers kept with the database snapshot they were read at (http/listPages.ts). */
   pages: ListPages;
   /** The database's snapshot now (db/snapshot.ts). */

@@ -2,7 +2,7 @@
 import { and, eq, inArray, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { Queryable, Transaction } from "./client.ts";
 import { findOf, listOf } from "./readers.ts";
-import { organizations, users } from "./schema.ts";
+import { organizations, organizationUserCounts, users } from "./schema.ts";
 import { isSet, type Scope, visibleOrganization } from "./scope.ts";
 import { nextWalletIndex } from "./walletIndexes.ts";
 
@@ -22,12 +22,30 @@ function visible(scope: Scope): SQL | undefined {
 export const findUser = findOf(users, visible);
 
 /** A page of the users the scope sees; `email` is matched case-insensitively. */
-export const listUsers = listOf(users, visible, {
-  organization_id: users.organizationId,
-  external_id: users.externalId,
-  wallet_address: users.walletAddress,
-  email: (email) => emailIs(email),
-});
+export const listUsers = listOf(
+  users,
+  visible,
+  {
+    organization_id: users.organizationId,
+    external_id: users.externalId,
+    wallet_address: users.walletAddress,
+    email: (email) => emailIs(email),
+  },
+  undefined,
+  {
+    // Active users are counted per organization as they change (the other filters match a few).
+    filters: ["organization_id"],
+    count: (scope, given, value) => {
+      const counts = organizationUserCounts;
+      return sql`select coalesce(sum(${counts.rows}), 0) from ${counts} where ${and(
+        sql`${counts.organizationId} in (select ${organizations.id} from ${organizations} where ${visibleOrganization(scope)})`,
+        given.includes("organization_id")
+          ? eq(counts.organizationId, value("organization_id"))
+          : undefined,
+      )}`;
+    },
+  },
+);
 
 /** The same email, compared case-insensitively (the unique index is on `lower(email)`). */
 const emailIs = (email: string | SQL | Placeholder) => sql`lower(${users.email}) = lower(${email})`;

@@ -6,15 +6,12 @@
  * the request: an answer is made from data committed before the request arrived or after.
  *
  * Clients that poll the first page of a list are the common case this serves; under writes it
- * costs one snapshot read per request (PostgreSQL) and a miss. The remembered `count` keeps its
- * own rule (db/listCounts.ts): an answer is kept no longer than its count is.
+ * costs one snapshot read per request and a miss.
  */
 
 interface Kept {
   snapshot: string;
   bytes: Buffer;
-  /** `Date.now()` after which the answer's count may no longer be given. */
-  until: number;
 }
 
 /** How many answers made once are remembered (key and snapshot), in case one is asked again. */
@@ -35,7 +32,7 @@ export class ListPages {
   get(key: string, snapshot: string): Buffer | undefined {
     const kept = this.#kept.get(key);
     if (!kept) return undefined;
-    if (kept.snapshot !== snapshot || Date.now() >= kept.until) {
+    if (kept.snapshot !== snapshot) {
       this.#forget(key, kept);
       return undefined;
     }
@@ -46,12 +43,11 @@ export class ListPages {
   }
 
   /**
-   * Offers `bytes`, the answer for `key` made from the data of `snapshot`, to be kept until
-   * `until`. It is kept when the same answer was made before at the same snapshot: an answer
+   * Offers `bytes`, the answer for `key` made from the data of `snapshot`. It is kept when the same answer was made before at the same snapshot: an answer
    * asked once is not worth its memory (a client walking a list asks each page once, and under
    * writes the snapshot moves on before the answer is asked again).
    */
-  offer(key: string, snapshot: string, bytes: Buffer, until: number): void {
+  offer(key: string, snapshot: string, bytes: Buffer): void {
     const known = this.#kept.get(key);
     // Requests that missed together offer the same answer: the first kept stays.
     if (known?.snapshot === snapshot) return;
@@ -63,8 +59,8 @@ export class ListPages {
     }
     this.#askedOnce.delete(key);
     // An answer that would push out most others is not worth keeping.
-    if (bytes.length > this.maxBytes / 8 || until <= Date.now()) return;
-    this.#kept.set(key, { snapshot, bytes, until });
+    if (bytes.length > this.maxBytes / 8) return;
+    this.#kept.set(key, { snapshot, bytes });
     this.#bytes += bytes.length;
     for (const [oldest, kept] of this.#kept) {
       if (this.#bytes <= this.maxBytes) break;

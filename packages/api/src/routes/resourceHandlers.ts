@@ -42,12 +42,12 @@ export function listing<View, Item>(
     const kept = deps.pages.get(key, snapshot);
     if (kept !== undefined) return { status: 200 as const, body: new JsonBytes<Body>(kept) };
     const ctx = presentContext(deps, baseUrl);
-    const { rows, count, countFreshUntil, next, fromDatabase } = await list(deps, auth, query);
+    const { rows, count, next, fromDatabase } = await list(deps, auth, query);
     const data = rows.map((view) => present(view, ctx));
     const body: Body = { pagination: paginationOf(query, count, next), data };
     if (!fromDatabase) return { status: 200 as const, body };
     const bytes = Buffer.from(JSON.stringify(body));
-    deps.pages.offer(key, snapshot, bytes, countFreshUntil);
+    deps.pages.offer(key, snapshot, bytes);
     return { status: 200 as const, body: new JsonBytes<Body>(bytes) };
   };
 }

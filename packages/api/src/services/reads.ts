@@ -4,7 +4,6 @@
  * facts, claimed counts).
  */
 import type { Queryable } from "../db/client.ts";
-import type { ListCounts } from "../db/listCounts.ts";
 import type { ListQuery, Page } from "../db/readers.ts";
 import type { Scope } from "../db/scope.ts";
 import type { RouteDeps } from "../deps.ts";
@@ -21,7 +20,7 @@ export interface ListedPage<View> extends Page<View> {
 export function reads<Row, View>(
   kind: Kind,
   db: {
-    list(q: Queryable, scope: Scope, query: ListQuery, counts: ListCounts): Promise<Page<Row>>;
+    list(q: Queryable, scope: Scope, query: ListQuery): Promise<Page<Row>>;
     find(q: Queryable, id: string, scope: Scope): Promise<Row | undefined>;
   },
   enrich: (deps: RouteDeps, rows: Row[]) => Promise<View[]>,
@@ -30,7 +29,7 @@ export function reads<Row, View>(
 ) {
   return {
     async list(deps: RouteDeps, scope: Scope, query: ListQuery): Promise<ListedPage<View>> {
-      const page = await db.list(deps.db, scope, query, deps.counts);
+      const page = await db.list(deps.db, scope, query);
       return {
         ...page,
         rows: await enrich(deps, page.rows),
