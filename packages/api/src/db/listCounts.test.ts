@@ -1,0 +1,194 @@
+/**
+ * A list's count is read from counters that triggers keep in the writing transaction
+ * (migration 0009): it must be the number of rows the list holds, whatever changed them (inserts
+ * of many rows at once, status changes, deactivations, deletes, another connection), and the
+ * page's rows and its count come from one statement.
+ */
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../test/testDatabase.ts";
+import { listClaims } from "./claims.ts";
+import { rowsOf } from "./rows.ts";
+import { collectibles, organizations } from "./schema.ts";
+import type { Scope } from "./scope.ts";
+import { listUsers } from "./users.ts";
+
+let database: TestDatabase;
+const everything: Scope = { organizationId: null };
+let parent: string;
+let child: string;
+let elsewhere: string;
+const collectibleOf: Record<string, string> = {};
+
+async function run(text: ReturnType<typeof sql>) {
+  return rowsOf<Record<string, unknown>>(await database.db.execute(text));
+}
+
+async function organization(name: string, index: number, parentId?: string) {
+  const [row] = await database.db
+    .insert(organizations)
+    .values({
+      name,
+      parentId,
+      walletIndex: index,
+      walletAddress: `0x${String(index).padStart(40, "0")}`,
+    })
+    .returning();
+  return row?.id as string;
+}
+
+/** `count` users of `organizationId`, inserted by one statement. */
+async function users(organizationId: string, count: number, from: number) {
+  await run(sql`
+    insert into users (organization_id, email, wallet_index, wallet_address)
+    select ${organizationId}::uuid, 'u' || i || '@counts.example', i, '0x' || lpad(to_hex(i), 40, '0')
+    from generate_series(${from}::int, ${from + count - 1}::int) as i`);
+}
+
+/** A claim of every active user of `organizationId` on `collectibleId`, in one statement. */
+async function claimAll(organizationId: string, collectibleId: string) {
+  await run(sql`
+    insert into claims (collectible_id, holder_id, minted_to, holder_email)
+    select ${collectibleId}::uuid, id, wallet_address, email from users
+    where organization_id = ${organizationId}::uuid and is_active`);
+}
+
+/** The count the list answers, checked against its rows and against counting every row. */
+async function listed(
+  list: typeof listUsers | typeof listClaims,
+  scope: Scope,
+  filters: Record<string, unknown>,
+  countEveryRow: ReturnType<typeof sql>,
+) {
+  const page = await list(database.db, scope, { limit: 100, ...filters });
+  const [counted] = await run(countEveryRow);
+  expect(page.count).toBe(Number(counted?.count));
+  if (page.count <= 100) expect(page.rows).toHaveLength(page.count);
+  return page.count;
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  parent = await organization("Parent", 1);
+  child = await organization("Child", 2, parent);
+  elsewhere = await organization("Elsewhere", 3);
+  await users(parent, 30, 100);
+  await users(child, 20, 200);
+  await users(elsewhere, 5, 300);
+  for (const [name, org] of [
+    ["parent", parent],
+    ["child", child],
+  ] as const) {
+    const [row] = await database.db
+      .insert(collectibles)
+      .values({ organizationId: org, name, totalCount: 1000, status: "confirmed" })
+      .returning();
+    collectibleOf[name] = row?.id as string;
+    await claimAll(org, row?.id as string);
+  }
+});
+afterAll(() => database?.close());
+
+describe("list counts kept by the database", () => {
+  it("count users per organization and in a subtree, and follow deactivations and deletes", async () => {
+    const activeUsers = (where: ReturnType<typeof sql>) =>
+      sql`select count(*) from users where is_active and ${where}`;
+    expect(await listed(listUsers, everything, {}, activeUsers(sql`true`))).toBe(55);
+    expect(
+      await listed(
+        listUsers,
+        { organizationId: parent },
+        {},
+        activeUsers(sql`organization_id <> ${elsewhere}`),
+      ),
+    ).toBe(50);
+    expect(
+      await listed(
+        listUsers,
+        everything,
+        { organization_id: child },
+        activeUsers(sql`organization_id = ${child}`),
+      ),
+    ).toBe(20);
+
+    await run(
+      sql`update users set is_active = false where organization_id = ${child} and wallet_index < 205`,
+    );
+    await run(sql`delete from users where organization_id = ${elsewhere} and wallet_index = 300`);
+    expect(
+      await listed(
+        listUsers,
+        everything,
+        { organization_id: child },
+        activeUsers(sql`organization_id = ${child}`),
+      ),
+    ).toBe(15);
+    expect(await listed(listUsers, everything, {}, activeUsers(sql`true`))).toBe(49);
+    // Active again: counted again.
+    await run(sql`update users set is_active = true where organization_id = ${child}`);
+    expect(await listed(listUsers, everything, {}, activeUsers(sql`true`))).toBe(54);
+    // Read from the counters, not by counting: they hold the same number.
+    const [kept] = await run(sql`select sum(rows) as n from user_counts`);
+    expect(Number(kept?.n)).toBe(54);
+  });
+
+  it("count claims per collectible and status, and follow status changes and deletes", async () => {
+    const claimsWhere = (where: ReturnType<typeof sql>) =>
+      sql`select count(*) from claims where ${where}`;
+    const onParent = collectibleOf.parent as string;
+    expect(await listed(listClaims, everything, {}, claimsWhere(sql`true`))).toBe(50);
+    await run(sql`update claims set status = 'confirmed' where collectible_id = ${onParent}`);
+    expect(
+      await listed(
+        listClaims,
+        everything,
+        { status: "confirmed" },
+        claimsWhere(sql`status = 'confirmed'`),
+      ),
+    ).toBe(30);
+    expect(
+      await listed(
+        listClaims,
+        everything,
+        { collectible_id: onParent, status: "pending" },
+        claimsWhere(sql`collectible_id = ${onParent} and status = 'pending'`),
+      ),
+    ).toBe(0);
+    await run(
+      sql`delete from claims where collectible_id = ${onParent} and holder_email like 'u10_@%'`,
+    );
+    expect(
+      await listed(
+        listClaims,
+        everything,
+        { collectible_id: onParent },
+        claimsWhere(sql`collectible_id = ${onParent}`),
+      ),
+    ).toBe(20);
+    // The child's key sees only the child's collectible.
+    expect(
+      await listed(
+        listClaims,
+        { organizationId: child },
+        {},
+        claimsWhere(sql`collectible_id = ${collectibleOf.child as string}`),
+      ),
+    ).toBe(20);
+  });
+
+  it("counts row by row what the counters do not cover, in the same answer", async () => {
+    const page = await listClaims(database.db, everything, {
+      limit: 5,
+      updated_since: "1970-01-01T00:00:00.000Z",
+    });
+    const [counted] = await run(sql`select count(*) from claims`);
+    expect(page.count).toBe(Number(counted?.count));
+    expect(page.rows).toHaveLength(5);
+  });
+
+  it("answers a page past the end with the list's count", async () => {
+    const page = await listUsers(database.db, everything, { limit: 100, page: 9 });
+    expect(page.rows).toEqual([]);
+    expect(page.count).toBe(54);
+  });
+});
