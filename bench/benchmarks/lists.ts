@@ -1,25 +1,37 @@
 /**
- * List reads through the real API: `GET <path>?limit=100`, first page and last (deepest) page,
- * the last both by `page` and by `cursor` (the next_cursor of the page before it), and every
- * page by cursor in turn, with autocannon in a second process, beside a bare node:http endpoint
- * and a bare Express endpoint answering a JSON body of the same size, in the same run, on
- * PostgreSQL and PGlite.
+ * List reads through the real API on the default stack (PostgreSQL, a local chain, the indexer
+ * running), with autocannon in a second process, beside a bare node:http endpoint and a bare
+ * Express endpoint answering a JSON body of the same size, in the same run.
+ *
+ * The figures that count (DESIGN.md, decision 12) ask what no earlier request asked, so nothing
+ * kept can answer them: a distinct list each request, and random pages while claims are written
+ * at a steady rate. The same page asked again and again (first page, deep page, deep cursor) and
+ * every page by cursor in turn are kept as informative rows.
  *
  * `listBenchmark({ seed, rows, targets })` is the reusable part; the seeds are in `lists/seeds.ts`.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { API_NODE_FLAGS, API_START_ENV } from "@collectibles/api/heap";
-import { type ManagedProcess, startProcess } from "@collectibles/devkit/processes";
+import { startProcess } from "@collectibles/devkit/processes";
+import { API_KEY, callJson, confirmedCollectible } from "../lib/apiProcess.ts";
 import { profileNote, topSelfTime } from "../lib/cpuProfile.ts";
 import { MiB, runCommand, sampleProcessRss } from "../lib/proc.ts";
 import type { BenchContext, Benchmark, Row } from "../lib/result.ts";
+import { startStack } from "../lib/stack.ts";
+import {
+  peakOver,
+  STACK_MEMORY_NOTE,
+  type StackPeaks,
+  sampleStack,
+  stackRows,
+} from "../lib/stackMemory.ts";
+import { startWriter, type WriteResult } from "../lists/writer.ts";
 
 export interface ListTarget {
-  /** Path of the list, e.g. "/users"; `?limit=100&page=N` is appended. */
+  /** Path of the list, e.g. "/users"; `?limit=100&...` is appended. */
   path: string;
 }
 
@@ -36,10 +48,17 @@ export interface ListBenchmarkOptions {
 }
 
 const LIMIT = 100;
-const DRIVERS = [
-  { driver: "postgres", name: "PostgreSQL" },
-  { driver: "pglite", name: "PGlite" },
-] as const;
+
+// The issue's goals, each beside bare Express in the same run.
+const GOAL = {
+  distinctOfExpress: 0.5,
+  distinctP99Ms: 20,
+  underWritesOfExpress: 0.4,
+  underWritesP99Ms: 30,
+  writesPerSecond: 100,
+  writesP99Ms: 100,
+  apiRssOfExpress: 1.5,
+};
 
 interface Load {
   requests: number;
@@ -50,24 +69,22 @@ interface Load {
   statusCodes?: Record<string, { count: number }>;
   errors: number;
   timeouts: number;
+  /** No request was answered within the measurement (its latency is then a lower bound). */
+  unanswered?: boolean;
 }
 
-interface Server {
-  process: ManagedProcess;
-  url: string;
-  key?: string;
-  seeded?: Record<string, number>;
-  seedMs?: number;
-  /** `process.memoryUsage()`, when the server reports it (bare-pglite). */
-  reportedMemory?: NodeJS.MemoryUsage;
-  memory: ReturnType<typeof sampleProcessRss>;
-  stop(): Promise<Record<string, number>>;
+/** How each request of a load picks its path (see lists/load.ts). */
+interface Asked {
+  paths?: string[];
+  random?: boolean;
+  distinctSince?: boolean;
 }
 
 const settings = () => ({
   connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
   durationSeconds: Number(process.env.BENCH_DURATION ?? 10),
   warmupSeconds: Number(process.env.BENCH_WARMUP ?? 2),
+  writesPerSecond: Number(process.env.BENCH_WRITE_RATE ?? GOAL.writesPerSecond),
 });
 
 /** tsx's loader, so a child runs TypeScript that imports workspace packages. */
@@ -75,83 +92,64 @@ function tsxLoader(): string {
   return pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 }
 
-/** Starts `lists/server.ts` in its own process and waits for its `{ url }` report. */
-async function startServer(
-  ctx: BenchContext,
-  args: string[],
-  profileDir?: string,
-): Promise<Server> {
-  const profiling = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
-  // The API's process starts as its start script starts it.
-  const apiFlags = args[0] === "api" ? API_NODE_FLAGS : [];
-  const apiEnv = args[0] === "api" ? API_START_ENV : {};
-  const server = startProcess({
-    name: `list server ${args.join(" ")}`,
+/** Starts `lists/server.ts <args>` in its own process, answering its first IPC message. */
+function startServerProcess(ctx: BenchContext, args: string[]) {
+  const child = startProcess({
+    name: `list server ${args[0]}`,
     command: process.execPath,
-    args: [
-      ...apiFlags,
-      ...profiling,
-      "--import",
-      tsxLoader(),
-      path.join(ctx.root, "bench/lists/server.ts"),
-      ...args,
-    ],
+    args: ["--import", tsxLoader(), path.join(ctx.root, "bench/lists/server.ts"), ...args],
     cwd: ctx.root,
-    env: { ...process.env, ...apiEnv, BENCH_POSTGRES_URL: ctx.postgresUrl },
-    // stdout carries the API's request log: discarded, as a log shipper would take it away.
+    env: process.env,
     discardStdout: true,
     ipc: true,
   });
-  // The server's own process: the API's local chain and indexer are its children, not the API.
-  const memory = sampleProcessRss(server.pid);
-  memory.mark("start");
-  const message = (await server.nextMessage(180_000)) as Record<string, unknown>;
-  if (typeof message.error === "string") throw new Error(`server ${args[0]}: ${message.error}`);
-  return {
-    process: server,
-    url: String(message.url),
-    key: message.key as string | undefined,
-    seeded: message.seeded as Record<string, number> | undefined,
-    seedMs: message.seedMs as number | undefined,
-    reportedMemory: message.memory as NodeJS.MemoryUsage | undefined,
-    memory,
-    async stop() {
-      const peaks = memory.stop();
-      await server.stop(15_000);
-      return peaks;
-    },
-  };
+  const message = (async () => {
+    const reported = (await child.nextMessage(30 * 60_000)) as Record<string, unknown>;
+    if (typeof reported.error === "string") throw new Error(`${args[0]}: ${reported.error}`);
+    return reported;
+  })();
+  return { child, message };
 }
 
-/** What the API process's memory is made of, asked after its load (not at the peak). */
-async function memoryBreakdown(name: string, api: Server): Promise<string> {
-  api.process.send("memory");
-  const { memory, webAssembly } = (await api.process.nextMessage(10_000)) as {
-    memory: NodeJS.MemoryUsage;
-    webAssembly?: { reserved: number; resident: number };
-  };
-  const mib = (bytes: number) => Math.round(bytes / MiB);
-  const wasm = webAssembly
-    ? ` + PGlite's WebAssembly memory ${mib(webAssembly.resident)} (resident, of ` +
-      `${mib(webAssembly.reserved)} reserved)`
-    : name === "PGlite"
-      ? " (PGlite's WebAssembly memory not found: counted in the rest)"
-      : "";
-  const rest = memory.rss - memory.heapTotal - memory.arrayBuffers - (webAssembly?.resident ?? 0);
-  return (
-    `${name}: after the load, RSS ${mib(memory.rss)} MiB = JS heap ${mib(memory.heapTotal)} + ` +
-    `buffers ${mib(memory.arrayBuffers)} (kept answers among them)${wasm} + the rest ` +
-    `${mib(rest)} (code, threads and the C heap: compilers, the wallet worker while it runs).`
-  );
+/** Fills the API's database in a process of its own, before the API opens it. */
+async function seedDatabase(ctx: BenchContext, url: string, seed: string, rows: number) {
+  const { child, message } = startServerProcess(ctx, ["seed", url, seed, String(rows)]);
+  try {
+    return (await message).seeded as Record<string, number>;
+  } finally {
+    await child.stop(15_000);
+  }
+}
+
+/** A bare server answering `bodyFile`, its own RSS sampled. */
+async function startBareServer(ctx: BenchContext, kind: "http" | "express", bodyFile: string) {
+  const { child, message } = startServerProcess(ctx, [`bare-${kind}`, bodyFile]);
+  const memory = sampleProcessRss(child.pid);
+  try {
+    const { url } = await message;
+    return {
+      url: String(url),
+      memory,
+      async stop() {
+        const peaks = memory.stop();
+        await child.stop(15_000);
+        return peaks;
+      },
+    };
+  } catch (error) {
+    memory.stop();
+    await child.stop(15_000);
+    throw error;
+  }
 }
 
 async function load(
   ctx: BenchContext,
   url: string,
   headers: Record<string, string>,
-  paths?: string[],
+  asked: Asked = {},
 ): Promise<Load> {
-  const options = { url, headers, paths, ...settings() };
+  const options = { url, headers, ...asked, ...settings() };
   const { output } = await runCommand(
     process.execPath,
     [path.join(ctx.root, "bench/lists/load.ts"), JSON.stringify(options)],
@@ -164,6 +162,12 @@ async function load(
     throw new Error(
       `${url}: ${result.non2xx} non-2xx answers (${JSON.stringify(result.statusCodes ?? {})})`,
     );
+  }
+  if (result.requests === 0) {
+    // autocannon says 0 ms when nothing came back: every request took at least the measurement.
+    const atLeast = options.durationSeconds * 1000;
+    const latencyMs = { p50: atLeast, p90: atLeast, p99: atLeast, max: atLeast, mean: atLeast };
+    return { ...result, latencyMs, unanswered: true };
   }
   return result;
 }
@@ -184,280 +188,414 @@ async function cursorWalk(
   }
 }
 
-const ms = (v: number) => `${v.toFixed(1)} ms`;
-
-export function listBenchmark(options: ListBenchmarkOptions): Benchmark {
-  return {
-    id: options.id,
-    title: options.title,
-    async run(ctx) {
-      const rows: Row[] = [];
-      const raw: Record<string, unknown> = { settings: settings(), measurements: [] };
-      const measurements = raw.measurements as unknown[];
-      const tmp = mkdtempSync(path.join(os.tmpdir(), "bench-lists-"));
-      const bare = new Map<string, { http: Load; express: Load; bytes: number }>();
-      const bareMemory: Record<string, number> = {};
-      const memoryNotes: string[] = [];
-      const problems: string[] = [];
-      const profiles: string[] = [];
-      try {
-        for (const { driver, name } of DRIVERS) {
-          ctx.log(
-            `${name}: seeding ${options.rows.toLocaleString("en")} rows (${options.seed}) and starting the API`,
-          );
-          // `pnpm bench --profile`: the API under --cpu-prof (seeding included), summarised.
-          const profileDir = ctx.profile ? path.join(tmp, `profile-${driver}`) : undefined;
-          const api = await startServer(
-            ctx,
-            ["api", driver, options.seed, String(options.rows)],
-            profileDir,
-          );
-          try {
-            ctx.log(
-              `${name}: API up at ${api.url}, seeded ${JSON.stringify(api.seeded)} in ${api.seedMs} ms`,
-            );
-            measurements.push({ driver, seeded: api.seeded, seedMs: api.seedMs });
-            const auth = {
-              authorization: `Basic ${Buffer.from(`${api.key}:`).toString("base64")}`,
-            };
-            api.memory.mark("load");
-            for (const target of options.targets) {
-              const first = `${target.path}?limit=${LIMIT}`;
-              const response = await fetch(api.url + first, { headers: auth });
-              const body = await response.text();
-              if (response.status !== 200)
-                throw new Error(`GET ${first}: ${response.status} ${body}`);
-              const pages = (JSON.parse(body) as { pagination: { pages: number } }).pagination
-                .pages;
-              const deep = `${target.path}?limit=${LIMIT}&page=${pages}`;
-              // The same last page by cursor: the next_cursor of the page before it.
-              const before = await fetch(
-                `${api.url}${target.path}?limit=${LIMIT}&page=${Math.max(1, pages - 1)}`,
-                { headers: auth },
-              );
-              const cursor = ((await before.json()) as { pagination: { next_cursor: string } })
-                .pagination.next_cursor;
-              const deepCursor = `${target.path}?limit=${LIMIT}&cursor=${cursor}`;
-              const cursorRow = (pages - 1) * LIMIT;
-              // Every page of the list by cursor, for a load that asks a different page each time.
-              const walk = await cursorWalk(api.url, first, auth);
-
-              // Baselines, once per target: same body size, no database, no auth.
-              let baseline = bare.get(target.path);
-              if (!baseline) {
-                const bodyFile = path.join(tmp, `${target.path.replaceAll("/", "_")}.json`);
-                writeFileSync(bodyFile, body);
-                const bytes = Buffer.byteLength(body);
-                const results: Partial<Record<"http" | "express", Load>> = {};
-                for (const kind of ["http", "express"] as const) {
-                  ctx.log(
-                    `bare ${kind === "http" ? "node:http" : "Express"} with the ${bytes} B body of ${first}`,
-                  );
-                  const server = await startServer(ctx, [`bare-${kind}`, bodyFile]);
-                  server.memory.mark("load");
-                  try {
-                    results[kind] = await load(ctx, server.url + first, {});
-                  } finally {
-                    const peaks = await server.stop();
-                    bareMemory[kind] = Math.max(bareMemory[kind] ?? 0, peaks.load ?? 0);
-                  }
-                  ctx.log(`  ${describe(results[kind] as Load)}`);
-                }
-                baseline = { http: results.http as Load, express: results.express as Load, bytes };
-                bare.set(target.path, baseline);
-                measurements.push({ target: target.path, bare: baseline });
-                rows.push({
-                  name: `bare Express, ${bytes} B body (as ${first}): req/s`,
-                  unit: "req/s",
-                  figure: baseline.express.requestsPerSecond,
-                  baseline: { name: "bare node:http", value: baseline.http.requestsPerSecond },
-                  higherIsBetter: true,
-                });
-              }
-
-              ctx.log(`${name}: GET ${first}`);
-              const firstLoad = await load(ctx, api.url + first, auth);
-              ctx.log(`  ${describe(firstLoad)}`);
-              ctx.log(`${name}: GET ${deep} (last page)`);
-              const deepLoad = await load(ctx, api.url + deep, auth);
-              ctx.log(`  ${describe(deepLoad)}`);
-              ctx.log(`${name}: GET ${target.path} by cursor at row ${cursorRow}`);
-              const cursorLoad = await load(ctx, api.url + deepCursor, auth);
-              ctx.log(`  ${describe(cursorLoad)}`);
-              ctx.log(`${name}: GET ${target.path}, the ${walk.length} pages by cursor in turn`);
-              const walkLoad = await load(ctx, api.url, auth, walk);
-              ctx.log(`  ${describe(walkLoad)}`);
-              measurements.push({
-                driver,
-                target: target.path,
-                pages,
-                first: firstLoad,
-                deep: deepLoad,
-                cursor: cursorLoad,
-                walk: walkLoad,
-              });
-              for (const [which, l] of [
-                [first, firstLoad],
-                [deep, deepLoad],
-                [deepCursor, cursorLoad],
-                [`${target.path} (every page by cursor)`, walkLoad],
-              ] as const) {
-                if (l.errors > 0 || l.timeouts > 0) {
-                  problems.push(
-                    `${name} GET ${which}: ${l.timeouts} request(s) over 30 s and ${l.errors} ` +
-                      "connection error(s) during the measurement (not counted in the latency).",
-                  );
-                }
-              }
-
-              const label = `${name} GET ${target.path}`;
-              const p99 = firstLoad.latencyMs.p99;
-              const throughputRatio =
-                firstLoad.requestsPerSecond / baseline.express.requestsPerSecond;
-              rows.push(
-                {
-                  name: `${label} first page: p99 latency`,
-                  unit: "ms",
-                  figure: p99,
-                  baseline: { name: "bare Express p99", value: baseline.express.latencyMs.p99 },
-                  goal: "<= 20 ms",
-                  met: p99 <= 20,
-                },
-                {
-                  name: `${label} first page: p50 latency`,
-                  unit: "ms",
-                  figure: firstLoad.latencyMs.p50,
-                  baseline: { name: "bare Express p50", value: baseline.express.latencyMs.p50 },
-                },
-                {
-                  name: `${label} cursor at row ${cursorRow} (deep): p99 latency`,
-                  unit: "ms",
-                  figure: cursorLoad.latencyMs.p99,
-                  baseline: { name: "first page p99", value: p99 },
-                  goal: "<= 1.5x first page",
-                  met: cursorLoad.latencyMs.p99 / p99 <= 1.5,
-                },
-                {
-                  name: `${label} page ${pages} (deep, by page): p99 latency`,
-                  unit: "ms",
-                  figure: deepLoad.latencyMs.p99,
-                  baseline: { name: "first page p99", value: p99 },
-                },
-                {
-                  name: `${label} first page: req/s`,
-                  unit: "req/s",
-                  figure: firstLoad.requestsPerSecond,
-                  baseline: { name: "bare Express", value: baseline.express.requestsPerSecond },
-                  goal: ">= 0.5x bare Express",
-                  met: throughputRatio >= 0.5,
-                  higherIsBetter: true,
-                },
-                {
-                  name: `${label} a different page each request (none kept): p99 latency`,
-                  unit: "ms",
-                  figure: walkLoad.latencyMs.p99,
-                  baseline: { name: "bare Express p99", value: baseline.express.latencyMs.p99 },
-                },
-                {
-                  name: `${label} a different page each request (none kept): req/s`,
-                  unit: "req/s",
-                  figure: walkLoad.requestsPerSecond,
-                  baseline: { name: "bare Express", value: baseline.express.requestsPerSecond },
-                  higherIsBetter: true,
-                },
-                {
-                  name: `${label} page ${pages} (deep): req/s`,
-                  unit: "req/s",
-                  figure: deepLoad.requestsPerSecond,
-                  baseline: { name: "first page", value: firstLoad.requestsPerSecond },
-                  higherIsBetter: true,
-                },
-              );
-            }
-            memoryNotes.push(await memoryBreakdown(name, api));
-          } finally {
-            const peaks = await api.stop();
-            if (peaks.load) {
-              const figure = Math.round(peaks.load / MiB);
-              const bareExpress = bareMemory.express && Math.round(bareMemory.express / MiB);
-              rows.push({
-                name: `${name}: peak RSS of the API process under list load`,
-                unit: "MiB",
-                figure,
-                ...(bareExpress
-                  ? {
-                      baseline: { name: "bare Express", value: bareExpress },
-                      goal: "<= 2x bare Express",
-                      met: figure <= 2 * bareExpress,
-                    }
-                  : {}),
-              });
-              measurements.push({ driver, peakRssBytes: peaks });
-            }
-            if (profileDir) profiles.push(profileNote(name, "seeding", topSelfTime(profileDir)));
-          }
-          // What the embedded database costs by itself, beside the API's figure above.
-          if (driver === "pglite" && bareMemory.express) {
-            ctx.log(`${name} alone: a database seeded the same way, opened in a bare Node process`);
-            const alone = await startServer(ctx, [
-              "bare-pglite",
-              options.seed,
-              String(options.rows),
-            ]);
-            await alone.stop();
-            const rss = alone.reportedMemory?.rss;
-            if (rss) {
-              rows.push({
-                name: `${name} alone (the seeded database open in a bare Node process): RSS`,
-                unit: "MiB",
-                figure: Math.round(rss / MiB),
-                baseline: { name: "bare Express", value: Math.round(bareMemory.express / MiB) },
-              });
-            }
-          }
-        }
-      } finally {
-        rmSync(tmp, { recursive: true, force: true });
-      }
-      const s = settings();
-      return {
-        description:
-          `${options.seedDescription}, inserted in bulk through the API's database module by a ` +
-          "process of its own before the API opens the database, as a production API finds its " +
-          "data. Each " +
-          `measurement: autocannon in a second process, ${s.connections} connections, ` +
-          `${s.warmupSeconds} s warm-up then ${s.durationSeconds} s, against the real app ` +
-          "(createApp: Basic auth with an API key, per-key rate limit, request logging at info, " +
-          "validation; its chain services on a local chain with the indexer running) on " +
-          `127.0.0.1, first page, last page and the last page by cursor, limit=${LIMIT}. Baselines: a bare ` +
-          "node:http server and a bare Express app answering a JSON body of the same size, no " +
-          "database and no auth, measured the same way in the same run.",
-        rows,
-        notes: [
-          ...problems,
-          ...(options.notes ?? []),
-          "Latency is measured under load (all connections busy), so it includes queueing on this " +
-            "2-core machine, shared with the load generator.",
-          "The request log is on as in production (stdout discarded); the rate limit is raised so " +
-            "the load generator is not answered 429.",
-          "Peak RSS is the API process's own (not its local chain or indexer), sampled every 250 ms " +
-            "over the measurement (seeding excluded). The API starts as its start script starts " +
-            "it (API_NODE_FLAGS, API_START_ENV in packages/api/src/heap.ts); bare Express with " +
-            "Node's defaults (with the API's allocator setting it measured some 5 MiB less).",
-          ...memoryNotes,
-          ...profiles,
-        ],
-        raw,
-      };
-    },
-  };
+/**
+ * Waits until every claim of `collectibleId` is confirmed (none pending) and answers how long it
+ * took, so that finishing the writes does not fall into the next measurement.
+ */
+async function confirmedAll(apiUrl: string, collectibleId: string): Promise<number> {
+  const started = performance.now();
+  const deadline = started + 5 * 60_000;
+  for (;;) {
+    const { json } = await callJson<{ pagination: { count: number } }>(
+      apiUrl,
+      "GET",
+      `/claims?collectible_id=${collectibleId}&status=pending&limit=1`,
+    );
+    if (json.pagination.count === 0) return performance.now() - started;
+    if (performance.now() > deadline) {
+      throw new Error(`${json.pagination.count} claims written still pending after 5 minutes`);
+    }
+    await sleep(250);
+  }
 }
+
+const ms = (v: number) => `${v.toFixed(1)} ms`;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function describe(load: Load): string {
   return (
     `${load.requestsPerSecond.toFixed(0)} req/s, p50 ${ms(load.latencyMs.p50)}, ` +
     `p99 ${ms(load.latencyMs.p99)} (${load.requests} requests)`
   );
+}
+
+export function listBenchmark(options: ListBenchmarkOptions): Benchmark {
+  return {
+    id: options.id,
+    title: options.title,
+    async run(ctx) {
+      const s = settings();
+      const rows: Row[] = [];
+      const raw: Record<string, unknown> = { settings: s, measurements: [] };
+      const measurements = raw.measurements as unknown[];
+      const problems: string[] = [];
+      const notes: string[] = [];
+      const tmp = mkdtempSync(path.join(os.tmpdir(), "bench-lists-"));
+      // `pnpm bench --profile`: the API under --cpu-prof, summarised once it has stopped.
+      const profileDir = ctx.profile ? path.join(tmp, "profile") : undefined;
+      const bareExpressPeaks: number[] = [];
+      try {
+        ctx.log(
+          `the stack, its API's database seeded with ${options.rows.toLocaleString("en")} rows ` +
+            `(${options.seed})`,
+        );
+        const postgresUrl = await ctx.postgres();
+        const stack = await startStack({
+          postgresUrl,
+          dir: path.join(tmp, "stack"),
+          name: "bench_lists",
+          log: ctx.log,
+          profileDir,
+          prepareApiDatabase: async (url) => {
+            const started = Date.now();
+            const seeded = await seedDatabase(ctx, url, options.seed, options.rows);
+            ctx.log(`seeded ${JSON.stringify(seeded)} in ${Date.now() - started} ms`);
+            measurements.push({ seeded, seedMs: Date.now() - started });
+          },
+        });
+        const memory = sampleStack(stack.pids);
+        let peaks: StackPeaks = {};
+        try {
+          const { api } = stack;
+          const auth = { authorization: `Basic ${Buffer.from(`${API_KEY}:`).toString("base64")}` };
+          /** A load on the API, its memory kept under `phase`. */
+          const apiLoad = async (phase: "reads" | "writes", what: string, asked: Asked) => {
+            ctx.log(what);
+            memory.mark(phase);
+            try {
+              const result = await load(ctx, api.url + (asked.paths?.[0] ?? ""), auth, asked);
+              ctx.log(`  ${describe(result)}`);
+              if (result.unanswered) {
+                problems.push(
+                  `${what}: no request was answered within the ${s.durationSeconds} s ` +
+                    "measurement; its latency is shown as that length, a lower bound.",
+                );
+              }
+              if (result.errors > 0 || result.timeouts > 0) {
+                problems.push(
+                  `${what}: ${result.timeouts} request(s) over 30 s and ${result.errors} ` +
+                    "connection error(s) during the measurement (not counted in the latency).",
+                );
+              }
+              return result;
+            } finally {
+              memory.mark("between");
+            }
+          };
+
+          // Claims written beside reads go to a collectible of their own, with editions to spare
+          // for every target's writes (the writer runs from 1 s before the reads' warm-up to
+          // their end; starting the load generator takes a few seconds more on a busy machine).
+          const writesPerTarget = Math.ceil(
+            s.writesPerSecond * (1 + s.warmupSeconds + s.durationSeconds + 30),
+          );
+          const collectibleId = await confirmedCollectible(
+            api.url,
+            "Written beside reads",
+            writesPerTarget * options.targets.length,
+          );
+          memory.mark("idle");
+          await sleep(2000);
+          memory.mark("between");
+
+          for (const target of options.targets) {
+            const first = `${target.path}?limit=${LIMIT}`;
+            const response = await fetch(api.url + first, { headers: auth });
+            const body = await response.text();
+            if (response.status !== 200) {
+              throw new Error(`GET ${first}: ${response.status} ${body}`);
+            }
+            const pages = (JSON.parse(body) as { pagination: { pages: number } }).pagination.pages;
+            // Every page by cursor, from the first: the deep cursor is the last one.
+            const walk = await cursorWalk(api.url, first, auth);
+            const deep = `${first}&page=${pages}`;
+            const deepCursor = walk.at(-1) ?? first;
+            const cursorRow = (walk.length - 1) * LIMIT;
+
+            // Baselines: the same body, no database, no auth.
+            const bodyFile = path.join(tmp, `${target.path.replaceAll("/", "_")}.json`);
+            writeFileSync(bodyFile, body);
+            const bytes = Buffer.byteLength(body);
+            const bare: Partial<Record<"http" | "express", Load>> = {};
+            for (const kind of ["http", "express"] as const) {
+              ctx.log(`bare ${kind === "http" ? "node:http" : "Express"}, the ${bytes} B body`);
+              const server = await startBareServer(ctx, kind, bodyFile);
+              server.memory.mark("load");
+              try {
+                bare[kind] = await load(ctx, server.url + first, {});
+              } finally {
+                const barePeaks = await server.stop();
+                if (kind === "express" && barePeaks.load) bareExpressPeaks.push(barePeaks.load);
+              }
+              ctx.log(`  ${describe(bare[kind] as Load)}`);
+            }
+            const express = bare.express as Load;
+            const http = bare.http as Load;
+
+            const label = `GET ${target.path}`;
+            const distinct = await apiLoad(
+              "reads",
+              `${label}: a distinct list each request (updated_since)`,
+              { paths: [first], distinctSince: true },
+            );
+            const firstLoad = await apiLoad("reads", `${label}: the first page again and again`, {
+              paths: [first],
+            });
+            const deepLoad = await apiLoad("reads", `${label}: page ${pages} again and again`, {
+              paths: [deep],
+            });
+            const cursorLoad = await apiLoad(
+              "reads",
+              `${label}: the cursor at row ${cursorRow} again and again`,
+              { paths: [deepCursor] },
+            );
+            const walkLoad = await apiLoad(
+              "reads",
+              `${label}: the ${walk.length} pages by cursor in turn`,
+              { paths: walk },
+            );
+            // Last, as the claims written go on being confirmed (relayer, chain, indexer, API)
+            // after the writer stops: the next measurement starts once they all are.
+            const writer = startWriter(api.url, collectibleId, s.writesPerSecond);
+            let underWrites: Load;
+            let writes: WriteResult;
+            try {
+              // The writes run steadily before the reads start.
+              await sleep(1000);
+              underWrites = await apiLoad(
+                "writes",
+                `${label}: random pages by cursor, POST /claims at ${s.writesPerSecond}/s beside`,
+                { paths: walk, random: true },
+              );
+            } finally {
+              writes = await writer.stop();
+            }
+            ctx.log(
+              `  writes: ${writes.acceptedPerSecond.toFixed(0)}/s accepted of ${writes.sent} ` +
+                `sent, p50 ${ms(writes.latencyMs.p50)}, p99 ${ms(writes.latencyMs.p99)}`,
+            );
+            // A refused write is the service failing under this load: reported, and its goals
+            // missed, but the reads beside it still measured.
+            const refused = writes.sent - writes.accepted;
+            if (refused > 0) {
+              problems.push(
+                `${label} beside its writes: ${refused} of ${writes.sent} POST /claims were not ` +
+                  `accepted, e.g. ${JSON.stringify(writes.rejected[0])}; the writes' goals count ` +
+                  "as missed.",
+              );
+            }
+            const settled = await confirmedAll(api.url, collectibleId);
+            ctx.log(
+              `  the claims written were all confirmed ${ms(settled)} after the writer stopped`,
+            );
+            measurements.push({
+              target: target.path,
+              bytes,
+              pages,
+              bare,
+              distinct,
+              underWrites,
+              writes,
+              writesConfirmedAfterMs: Math.round(settled),
+              first: firstLoad,
+              deep: deepLoad,
+              cursor: cursorLoad,
+              walk: walkLoad,
+            });
+
+            const vsExpress = { name: "bare Express", value: express.requestsPerSecond };
+            const vsExpressP99 = { name: "bare Express p99", value: express.latencyMs.p99 };
+            const group = label;
+            const targetRows: Row[] = [
+              {
+                name: `bare Express, ${bytes} B body (as ${first}): req/s`,
+                unit: "req/s",
+                figure: express.requestsPerSecond,
+                baseline: { name: "bare node:http", value: http.requestsPerSecond },
+                higherIsBetter: true,
+              },
+              {
+                name: `${label}, a distinct list each request: req/s`,
+                unit: "req/s",
+                figure: distinct.requestsPerSecond,
+                baseline: vsExpress,
+                goal: `>= ${GOAL.distinctOfExpress}x bare Express`,
+                met: distinct.requestsPerSecond >= GOAL.distinctOfExpress * vsExpress.value,
+                higherIsBetter: true,
+              },
+              {
+                name: `${label}, a distinct list each request: p99 latency`,
+                unit: "ms",
+                figure: distinct.latencyMs.p99,
+                baseline: vsExpressP99,
+                goal: `<= ${GOAL.distinctP99Ms} ms`,
+                goalValue: GOAL.distinctP99Ms,
+                met: distinct.latencyMs.p99 <= GOAL.distinctP99Ms,
+              },
+              {
+                name: `${label}, random pages while claims are written: req/s`,
+                unit: "req/s",
+                figure: underWrites.requestsPerSecond,
+                baseline: vsExpress,
+                goal: `>= ${GOAL.underWritesOfExpress}x bare Express`,
+                met: underWrites.requestsPerSecond >= GOAL.underWritesOfExpress * vsExpress.value,
+                higherIsBetter: true,
+              },
+              {
+                name: `${label}, random pages while claims are written: p99 latency`,
+                unit: "ms",
+                figure: underWrites.latencyMs.p99,
+                baseline: vsExpressP99,
+                goal: `<= ${GOAL.underWritesP99Ms} ms`,
+                goalValue: GOAL.underWritesP99Ms,
+                met: underWrites.latencyMs.p99 <= GOAL.underWritesP99Ms,
+              },
+              {
+                name: `POST /claims beside random pages of ${target.path}: accepted/s`,
+                unit: "claims/s",
+                figure: writes.acceptedPerSecond,
+                baseline: { name: "asked", value: writes.rate },
+                goal: `>= ${GOAL.writesPerSecond} claims/s`,
+                goalValue: GOAL.writesPerSecond,
+                met: refused === 0 && writes.acceptedPerSecond >= GOAL.writesPerSecond,
+                higherIsBetter: true,
+              },
+              {
+                name: `POST /claims beside random pages of ${target.path}: p99 latency`,
+                unit: "ms",
+                figure: writes.latencyMs.p99,
+                goal: `<= ${GOAL.writesP99Ms} ms`,
+                goalValue: GOAL.writesP99Ms,
+                met: refused === 0 && writes.latencyMs.p99 <= GOAL.writesP99Ms,
+              },
+              {
+                name: `${label} first page, asked again and again: req/s`,
+                unit: "req/s",
+                figure: firstLoad.requestsPerSecond,
+                baseline: vsExpress,
+                higherIsBetter: true,
+              },
+              {
+                name: `${label} first page, asked again and again: p99 latency`,
+                unit: "ms",
+                figure: firstLoad.latencyMs.p99,
+                baseline: vsExpressP99,
+              },
+              {
+                name: `${label} first page, asked again and again: p50 latency`,
+                unit: "ms",
+                figure: firstLoad.latencyMs.p50,
+                baseline: { name: "bare Express p50", value: express.latencyMs.p50 },
+              },
+              {
+                name: `${label} cursor at row ${cursorRow} (deep), asked again and again: p99 latency`,
+                unit: "ms",
+                figure: cursorLoad.latencyMs.p99,
+                baseline: { name: "first page p99", value: firstLoad.latencyMs.p99 },
+              },
+              {
+                name: `${label} page ${pages} (deep, by page), asked again and again: p99 latency`,
+                unit: "ms",
+                figure: deepLoad.latencyMs.p99,
+                baseline: { name: "first page p99", value: firstLoad.latencyMs.p99 },
+              },
+              {
+                name: `${label} page ${pages} (deep, by page), asked again and again: req/s`,
+                unit: "req/s",
+                figure: deepLoad.requestsPerSecond,
+                baseline: { name: "first page", value: firstLoad.requestsPerSecond },
+                higherIsBetter: true,
+              },
+              {
+                name: `${label} every page by cursor in turn: p99 latency`,
+                unit: "ms",
+                figure: walkLoad.latencyMs.p99,
+                baseline: vsExpressP99,
+              },
+              {
+                name: `${label} every page by cursor in turn: req/s`,
+                unit: "req/s",
+                figure: walkLoad.requestsPerSecond,
+                baseline: vsExpress,
+                higherIsBetter: true,
+              },
+            ];
+            rows.push(...targetRows.map((row) => ({ ...row, group })));
+            notes.push(
+              `${label} beside its writes: ${writes.sent} POST /claims asked at ` +
+                `${writes.rate}/s from 1 s before the reads' warm-up to their end, accepted at ` +
+                `${writes.acceptedPerSecond.toFixed(0)}/s, latency from when each was due: p50 ` +
+                `${ms(writes.latencyMs.p50)}, p99 ${ms(writes.latencyMs.p99)}, max ` +
+                `${ms(writes.latencyMs.max)}; all confirmed ${(settled / 1000).toFixed(1)} s ` +
+                "after the writer stopped.",
+            );
+          }
+        } finally {
+          peaks = memory.stop();
+          await stack.stop();
+        }
+        raw.memoryPeaks = peaks;
+        // The API wrote its profile as it stopped (unless it had to be killed).
+        if (profileDir && existsSync(profileDir))
+          notes.push(profileNote("The API", "start-up", topSelfTime(profileDir)));
+        const during = peakOver(peaks, ["reads", "writes"]);
+        const apiMib = Math.round((during.api?.rss ?? 0) / MiB);
+        const expressMib = Math.round(Math.max(0, ...bareExpressPeaks) / MiB);
+        const memoryRows: Row[] = [
+          {
+            name: "peak RSS of the API process under list load",
+            unit: "MiB",
+            figure: apiMib,
+            baseline: { name: "bare Express", value: expressMib },
+            goal: `<= ${GOAL.apiRssOfExpress}x bare Express`,
+            met: apiMib <= GOAL.apiRssOfExpress * expressMib,
+          },
+          ...stackRows(during, peakOver(peaks, ["idle"]), "under list load"),
+        ];
+        rows.push(...memoryRows.map((row) => ({ ...row, group: "memory" })));
+      } finally {
+        rmSync(tmp, { recursive: true, force: true });
+      }
+      return {
+        description:
+          `${options.seedDescription}, inserted in bulk through the API's database module by a ` +
+          "process of its own before the API opens the database, as a production API finds its " +
+          "data. The stack as it runs by default: PostgreSQL (embedded, durable, unless " +
+          "BENCH_DATABASE_URL names a server), a local chain (anvil) with the contract deployed, " +
+          "the Ponder indexer following it, and the real API entry (packages/api/src/index.ts: " +
+          "Basic auth with an API key, per-key rate limit, request logging at info, validation, " +
+          "its relayer and chain services running). Each measurement: autocannon in a second " +
+          `process, ${s.connections} connections, ${s.warmupSeconds} s warm-up then ` +
+          `${s.durationSeconds} s, on 127.0.0.1, limit=${LIMIT}. The goal rows ask what no ` +
+          "earlier request asked: 'a distinct list each request' is the first page with an " +
+          "`updated_since` of its own per request (the n-th request n ms into 1970, before every " +
+          "row: the same rows, a different list); 'random pages while claims are written' asks a " +
+          "page at random among every page of the list by cursor, while the benchmark POSTs " +
+          `/claims (by email, a new holder each) at ${s.writesPerSecond}/s to a collectible of ` +
+          "their own, open loop. The rows marked 'asked again and again' repeat one request. " +
+          "Baselines: a bare node:http server and a bare Express app answering a JSON body of " +
+          "the same size (the list's first page), no database and no auth, measured the same " +
+          "way in the same run.",
+        rows,
+        notes: [
+          ...problems,
+          ...(options.notes ?? []),
+          ...notes,
+          "Latency is measured under load (all connections busy), so it includes queueing on this " +
+            "machine, shared by the load generator, the API, PostgreSQL, the indexer and the chain.",
+          "The request log is on as in production (read and dropped); the rate limit is raised so " +
+            "the load generator is not answered 429. POST /claims answers 202 at once " +
+            "(CONFIRM_TIMEOUT_MS=0): the writes' latency is the API accepting a claim, the relayer " +
+            "and the indexer then confirm it in the background.",
+          "The API starts as its start script starts it (API_NODE_FLAGS); bare Express with " +
+            "Node's defaults. Its RSS is peak over every load on the API, with or without the " +
+            "writes; bare Express's over its own loads.",
+          `${STACK_MEMORY_NOTE} 'Idle before' is 2 s before the first load.`,
+        ],
+        raw,
+      };
+    },
+  };
 }
 
 const LIST_ROWS = Number(process.env.BENCH_LIST_ROWS ?? 100_000);
@@ -473,27 +611,17 @@ export const listsBenchmark = listBenchmark({
     `${Math.floor(LIST_ROWS / 10).toLocaleString("en")} organizations`,
   targets: [{ path: "/claims" }, { path: "/users" }],
   notes: [
-    "The API runs as in production: on a local chain (anvil) with the contract deployed and the " +
-      "Ponder indexer following it, its relayer and transfer follower polling in the background. " +
-      "A page still reads one database and never asks the indexer: the API keeps the chain facts " +
-      "it shows (edition and transaction stored when a claim is confirmed, the holder after " +
-      "transfers kept by the transfer follower, counts of confirmed claims).",
-    "Counts: every list answer carries an exact `count`. Counting 100,000 claims takes ~50 ms " +
-      "on PostgreSQL here, so the count is remembered between requests and dropped by every write " +
-      "the process answers (packages/api/src/db/listCounts.ts); the first request after a write " +
-      "pays for it. The first page then reads 100 rows from the (created_at, id, collectible_id) " +
-      "index, with a query built and prepared once per shape of request (packages/api/src/db/" +
-      "readers.ts), so neither the API nor PostgreSQL builds or plans it again per request.",
-    "Kept answers: a list answer is kept as its JSON bytes beside the database snapshot it was " +
-      "read at, and the same request gets it again while the snapshot is unchanged (packages/api/" +
-      "src/http/listPages.ts; any write by anyone changes the snapshot). The first page, the last " +
-      "page and the cursor rows ask the same page again and again, so they measure kept answers " +
-      "(after the first); 'a different page each request' asks every page of the list in turn " +
-      "(1,000 pages, more than the 8 MiB kept), so each is read from the database.",
-    "Deep pages by `page`: OFFSET 99,900 must walk 99,900 index entries (and check each one's " +
-      "collectible) before the 100 it returns, and the walk grows with the table. A `cursor` is a " +
-      "keyset position: its page starts there, so at row 99,900 it costs what the first page costs.",
-    "Bare Express is itself far below bare node:http here: res.json() serialises the ~40 kB body " +
-      "on every request, where node:http sends fixed bytes.",
+    "Order, for each list: the bare baselines, a distinct list each request, the informative " +
+      "rows, then random pages while claims are written; the next list starts once every claim " +
+      "written is confirmed. Each write adds a claim and a user, so the lists grow by a few " +
+      "thousand rows over the run.",
+    "A distinct list differs from every earlier one, so an answer or a count the API kept for " +
+      "an earlier request cannot serve it. 'Every page by cursor in turn' asks each page " +
+      "once per turn of the list: its answers cannot be kept for long, but its count is " +
+      "the same list's.",
+    "Deep pages by `page`: OFFSET must walk every row before the page's first, and the walk " +
+      "grows with the table. A `cursor` is a keyset position: its page starts there.",
+    "Bare Express is itself far below bare node:http here: res.json() serialises the ~40 kB " +
+      "body on every request, where node:http sends fixed bytes.",
   ],
 });

@@ -11,8 +11,8 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { relayerKeyOf } from "@collectibles/api/embed";
 import { collectiblesAbi, uuidToBytes16 } from "@collectibles/contracts";
+import { type Percentiles, percentiles } from "../lib/stats.ts";
 import { BASELINE_IN_FLIGHT, CLAIMS, log, now, sleep } from "./config.ts";
-import { type Percentiles, percentiles } from "./stats.ts";
 import { viem, viemAccounts } from "./viem.ts";
 
 type Hex = `0x${string}`;

@@ -7,10 +7,10 @@
  */
 import { collectiblesAbi, uuidToBytes16 } from "@collectibles/contracts";
 import { and, asc, claim, createClient, eq, schema, sql } from "@collectibles/indexer/client";
-import { call, callJson } from "./apiProcess.ts";
+import { call, callJson } from "../lib/apiProcess.ts";
+import type { StackSampler } from "../lib/stackMemory.ts";
+import { type Percentiles, percentiles } from "../lib/stats.ts";
 import { CLAIMS, CONNECTIONS, log, now, POLL_MS, STALL_MS, sleep } from "./config.ts";
-import type { MemorySampler } from "./memory.ts";
-import { type Percentiles, percentiles } from "./stats.ts";
 import type { viem } from "./viem.ts";
 
 type Hex = `0x${string}`;
@@ -55,7 +55,7 @@ export async function burst(
   chainClient: ReturnType<typeof viem.createPublicClient>,
   contract: Hex,
   collectibleId: string,
-  memory: MemorySampler,
+  memory: StackSampler,
 ): Promise<BurstResult> {
   const { db } = createClient(`${indexerUrl}/sql`, { schema });
   const records: ClaimRecord[] = [];

@@ -22,19 +22,15 @@ function cpuMillisOf(pid: number): number {
   }
 }
 
-/** Who is watched: a root pid (with its descendants), or every process whose command matches. */
-export type Watched = { pid: number } | { command: RegExp };
+/** Who is watched: a root pid, with its descendants. */
+export type Watched = { pid: number };
 
 /** CPU milliseconds used so far by each watched group, and by this process itself. */
 export function cpuSnapshot(watched: Record<string, Watched>): Record<string, number> {
   const table = processTable();
   const snapshot: Record<string, number> = {};
   for (const [name, who] of Object.entries(watched)) {
-    const pids =
-      "pid" in who
-        ? treeOf(who.pid, table)
-        : table.filter((p) => who.command.test(p.cmdline)).map((p) => p.pid);
-    snapshot[name] = pids.reduce((sum, pid) => sum + cpuMillisOf(pid), 0);
+    snapshot[name] = treeOf(who.pid, table).reduce((sum, pid) => sum + cpuMillisOf(pid), 0);
   }
   const own = process.cpuUsage();
   snapshot["load generator"] = (own.user + own.system) / 1000;

@@ -4,9 +4,7 @@
  *
  * 1. the baseline (claims/baseline.ts), before anything else runs, on a local chain and
  *    deployment of its own, stopped afterwards;
- * 2. then, for each database in BENCH_CLAIM_DATABASES (`postgres`, `pglite`; in that order by
- *    default), one variant of the service (claims/variant.ts) with its burst (claims/burst.ts).
- *    A variant that fails is recorded as failed (with its error) and the next one still runs.
+ * 2. then the service (claims/service.ts) with its burst (claims/burst.ts).
  *
  * Progress lines go to stderr as `[claims] ...`; the last stdout line is `RESULT <json>`.
  * Every process and database made here goes at the end, also on failure or SIGINT/SIGTERM/SIGHUP.
@@ -16,45 +14,26 @@ import os from "node:os";
 import path from "node:path";
 import { deployCollectibles } from "@collectibles/deploy/testing";
 import { startLocalChain } from "@collectibles/devkit/chain";
-import { agent } from "./apiProcess.ts";
+import { agent } from "../lib/apiProcess.ts";
 import { type BaselineResult, baseline } from "./baseline.ts";
-import {
-  BASELINE_IN_FLIGHT,
-  CLAIMS,
-  cleanUp,
-  cleanUpMark,
-  DATABASE_NAMES,
-  type DatabaseKind,
-  log,
-  now,
-  onCleanUp,
-  POLL_MS,
-  parseDatabases,
-  setVariantLabel,
-} from "./config.ts";
-import { runVariant, type VariantFailure, type VariantResult } from "./variant.ts";
+import { BASELINE_IN_FLIGHT, CLAIMS, cleanUp, log, onCleanUp, POLL_MS } from "./config.ts";
+import { runService, type ServiceResult } from "./service.ts";
 
 type Hex = `0x${string}`;
-
-const DATABASES = parseDatabases(process.env.BENCH_CLAIM_DATABASES);
 
 /** The last stdout line, `RESULT <json>`, read by bench/benchmarks/claims.ts. */
 export interface DriverResult {
   holders: string;
   pollMs: number;
-  databases: DatabaseKind[];
   baseline: BaselineResult;
-  variants: (VariantResult | VariantFailure)[];
+  service: ServiceResult;
   cpus: number;
 }
 
 async function main(): Promise<void> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "bench-claims-"));
   onCleanUp(async () => fs.rmSync(tmp, { recursive: true, force: true }));
-  log(
-    `${CLAIMS} claims; variants: ${DATABASES.map((k) => DATABASE_NAMES[k]).join(", ")}, after ` +
-      "the baseline",
-  );
+  log(`${CLAIMS} claims: the baseline, then the service`);
 
   // The baseline gets a chain of its own, with nothing else running: its thousands of one-event
   // blocks would otherwise be the indexer's to catch up (minutes) before the API could start.
@@ -79,41 +58,15 @@ async function main(): Promise<void> {
       `send to receipt p50 ${base.latencyMs.p50} ms`,
   );
 
-  const variants: (VariantResult | VariantFailure)[] = [];
-  for (const [i, kind] of DATABASES.entries()) {
-    const name = DATABASE_NAMES[kind];
-    setVariantLabel(`${name}: `);
-    log(`variant ${i + 1}/${DATABASES.length}`);
-    const keep = cleanUpMark();
-    const started = now();
-    try {
-      variants.push(await runVariant(kind, tmp));
-    } catch (error) {
-      log(`FAILED: ${(error as Error).stack ?? error}`);
-      variants.push({
-        database: kind,
-        name,
-        error: (error as Error).message,
-        durationMs: Math.round(now() - started),
-      });
-    } finally {
-      // Everything this variant started goes before the next one starts.
-      log("stopping the API, the indexer and the chain");
-      await cleanUp(keep);
-    }
-    setVariantLabel("");
-  }
-
+  const service = await runService(tmp);
   const result: DriverResult = {
     holders: "email",
     pollMs: POLL_MS,
-    databases: DATABASES,
     baseline: base,
-    variants,
+    service,
     cpus: os.availableParallelism(),
   };
   process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
-  if (variants.every((v) => "error" in v)) process.exitCode = 1;
 }
 
 // A signal (the benchmark's parent passes on its own) still stops every process and drops every

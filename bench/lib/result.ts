@@ -5,7 +5,7 @@
 
 /** One measured figure, beside the baseline it is compared with in the same run. */
 export interface Row {
-  /** What was measured, e.g. "GET /users?limit=100 first page, PostgreSQL: p99 latency". */
+  /** What was measured, e.g. "GET /users?limit=100, a distinct list each request: p99 latency". */
   name: string;
   unit: string;
   figure: number;
@@ -22,8 +22,8 @@ export interface Row {
   /** Whether a bigger figure is better (throughput) or worse (latency, gas, memory). */
   higherIsBetter?: boolean;
   /**
-   * Rows of one variant (e.g. "PostgreSQL") within a benchmark: the chart heads each run of rows
-   * with it. Names still say it, as the goals table lists rows without their group.
+   * Rows of one part of a benchmark (e.g. "GET /claims"): the chart heads each run of rows with
+   * it. Names still say it, as the goals table lists rows without their group.
    */
   group?: string;
 }
@@ -48,8 +48,11 @@ export interface BenchContext {
   root: string;
   /** Progress line on stderr, prefixed with the benchmark's id. */
   log(message: string): void;
-  /** PostgreSQL URL of a role allowed to create databases. */
-  postgresUrl: string;
+  /**
+   * PostgreSQL URL of a role allowed to create databases: BENCH_DATABASE_URL, else
+   * TEST_DATABASE_URL, else an embedded server of the run's own, started on the first call.
+   */
+  postgres(): Promise<string>;
   /** `pnpm bench --profile`: benchmarks that can, summarise a CPU profile of the API. */
   profile: boolean;
 }

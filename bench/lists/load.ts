@@ -1,15 +1,20 @@
 /**
  * The load generator, in a process of its own so it does not share a CPU queue with the server:
  * `node bench/lists/load.ts '<json options>'` runs autocannon (a short warm-up, then the
- * measurement; the same path every time, or `paths` in turn) and prints one JSON line with
- * latency percentiles, req/s and error counts.
+ * measurement) and prints one JSON line with latency percentiles, req/s and error counts.
+ *
+ * Each request asks the url's own path, or the next of `paths` in turn, or (`random`) one of
+ * `paths` at random; `distinctSince` adds to each an `updated_since` of its own (the n-th request
+ * a time n milliseconds into 1970, before every row), so no two requests are the same list and
+ * none can be answered from what an earlier one kept.
  */
 import autocannon from "autocannon";
 
 interface LoadOptions {
   url: string;
-  /** Paths sent in turn instead of the url's own (each request the next one). */
   paths?: string[];
+  random?: boolean;
+  distinctSince?: boolean;
   headers?: Record<string, string>;
   connections: number;
   durationSeconds: number;
@@ -17,20 +22,32 @@ interface LoadOptions {
 }
 
 const options = JSON.parse(process.argv[2] ?? "{}") as LoadOptions;
+const { pathname, search } = new URL(options.url);
+const paths = options.paths?.length ? options.paths : [pathname + search];
+const varies = paths.length > 1 || options.distinctSince;
 
+// Counts across the warm-up and the measurement: the measurement asks nothing the warm-up did.
 let sent = 0;
-const paths = options.paths ?? [];
+function nextPath(): string {
+  const n = sent++;
+  const path = options.random
+    ? paths[Math.floor(Math.random() * paths.length)]
+    : paths[n % paths.length];
+  return options.distinctSince
+    ? `${path}&updated_since=${new Date(n + 1).toISOString()}`
+    : `${path}`;
+}
 
 function run(duration: number) {
   return autocannon({
     url: options.url,
-    ...(paths.length > 0
+    ...(varies
       ? {
           requests: [
             {
               setupRequest: (request: Record<string, unknown>) => ({
                 ...request,
-                path: paths[sent++ % paths.length],
+                path: nextPath(),
               }),
             },
           ],

@@ -1,13 +1,12 @@
 /**
  * The API under test as a child process (the real entry, packages/api/src/index.ts, with tsx),
- * and keep-alive HTTP to it with the benchmark's key.
+ * started as its start script starts it, and keep-alive HTTP to it with the benchmark's key.
  */
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import path from "node:path";
-import { API_NODE_FLAGS, API_START_ENV } from "@collectibles/api/heap";
+import { API_NODE_FLAGS } from "@collectibles/api/heap";
 import { type ManagedProcess, startProcess } from "@collectibles/devkit/processes";
-import { CONNECTIONS, log } from "./config.ts";
 
 export const API_KEY = `ck_live_${randomBytes(16).toString("hex")}`;
 const apiRoot = path.resolve(import.meta.dirname, "../../packages/api");
@@ -19,10 +18,17 @@ export interface RunningApi {
   stop(): Promise<void>;
 }
 
-/** Starts the real API entry; with `profileDir`, it writes a V8 CPU profile there on exit. */
+export interface StartApiOptions {
+  /** With it, the API writes a V8 CPU profile there on exit. */
+  profileDir?: string;
+  /** Where to say that the API exited while nobody stopped it. */
+  log(message: string): void;
+}
+
+/** Starts the real API entry with `env` (and PATH, HOME) as its whole environment. */
 export async function startApi(
   env: Record<string, string>,
-  profileDir?: string,
+  { profileDir, log }: StartApiOptions,
 ): Promise<RunningApi> {
   // The flags the API's start script passes, then BENCH_API_NODE_ARGS: extra Node flags, e.g.
   // `--cpu-prof --cpu-prof-dir=/tmp/p`.
@@ -40,7 +46,9 @@ export async function startApi(
     command: process.execPath,
     args: [...nodeArgs, "--import", "tsx", "src/index.ts"],
     cwd: apiRoot,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...API_START_ENV, ...env },
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+    // BENCH_API_LOG=<file>: everything the API prints kept there too, to see why it failed.
+    ...(process.env.BENCH_API_LOG ? { logFile: process.env.BENCH_API_LOG } : {}),
     onLine: (line) => {
       const db = /database: (.*)/.exec(line);
       if (db?.[1]) database = db[1].trim();
@@ -66,7 +74,8 @@ export async function startApi(
   return { url, pid: api.pid, database, stop };
 }
 
-export const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+/** No socket limit: a caller's own concurrency (the burst's connections, the writer's rate) decides. */
+export const agent = new http.Agent({ keepAlive: true });
 const authorization = `Basic ${Buffer.from(`${API_KEY}:`).toString("base64")}`;
 
 export function call(
@@ -110,4 +119,38 @@ export async function callJson<T>(base: string, method: string, urlPath: string,
     throw new Error(`${method} ${urlPath}: ${response.status} ${response.body.slice(0, 500)}`);
   }
   return { status: response.status, json: JSON.parse(response.body) as T };
+}
+
+/**
+ * A new organization and a collectible of `totalCount` editions through the API, once the chain
+ * has it (confirmed): claims can be made of it from then on. Answers its id.
+ */
+export async function confirmedCollectible(
+  base: string,
+  name: string,
+  totalCount: number,
+): Promise<string> {
+  const org = await callJson<{ data: { id: string } }>(base, "POST", "/organizations", {
+    name: `${name} benchmark`,
+  });
+  const created = await callJson<{ data: { id: string } }>(base, "POST", "/collectibles", {
+    organization_id: org.json.data.id,
+    name,
+    description: "Made by a benchmark",
+    total_count: totalCount,
+  });
+  const id = created.json.data.id;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const { json } = await callJson<{ data: { status: string } }>(
+      base,
+      "GET",
+      `/collectibles/${id}`,
+    );
+    if (json.data.status === "confirmed") return id;
+    if (json.data.status === "failed") throw new Error(`collectible ${name} failed on-chain`);
+    if (Date.now() > deadline)
+      throw new Error(`collectible ${name} not confirmed within 2 minutes`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
