@@ -156,7 +156,19 @@ export async function markClaimFailed(
   hash: string | null = null,
 ): Promise<void> {
   await q.transaction(async (tx) => {
-    const [row] = await tx
+    const [claim] = await tx
+      .select({ collectibleId: claims.collectibleId })
+      .from(claims)
+      .where(eq(claims.id, id));
+    if (!claim) return;
+    // The collectible's row first, as a claim's insert takes it: then the claim, whose status
+    // change updates the list counters (taking them in the other order could deadlock).
+    const [collectible] = await tx
+      .select({ organizationId: collectibles.organizationId })
+      .from(collectibles)
+      .where(eq(collectibles.id, claim.collectibleId))
+      .for("update");
+    const [failed] = await tx
       .update(claims)
       .set({
         status: "failed",
@@ -165,14 +177,13 @@ export async function markClaimFailed(
         updatedAt: sql`now()`,
       })
       .where(and(eq(claims.id, id), eq(claims.status, "pending")))
-      .returning({ collectibleId: claims.collectibleId });
-    if (!row) return;
-    const [collectible] = await tx
+      .returning({ id: claims.id });
+    if (!failed || !collectible) return;
+    await tx
       .update(collectibles)
       .set({ reservedCount: sql`${collectibles.reservedCount} - 1` })
-      .where(eq(collectibles.id, row.collectibleId))
-      .returning({ organizationId: collectibles.organizationId });
-    if (collectible) await recordEvents(tx, "claim.failed", [{ id, ...collectible }]);
+      .where(eq(collectibles.id, claim.collectibleId));
+    await recordEvents(tx, "claim.failed", [{ id, ...collectible }]);
   });
 }
 
