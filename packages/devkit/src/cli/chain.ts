@@ -15,8 +15,19 @@ process.stdout.write(
   `Local chain (anvil) at ${chain.rpcUrl}, chain id ${chain.chainId}` +
     `${stateFile ? `, state in ${stateFile}` : ", not kept after it stops"}. Ctrl-C stops it.\n`,
 );
+// The chain's process handle does not hold this one open (a test must never hang on one): this
+// does, until Ctrl-C, or until the chain ends by itself, which is a failure.
+const keepAlive = setInterval(() => {}, 60_000);
+let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
+    stopping = true;
     void chain.stop().then(() => process.exit(0));
   });
 }
+void chain.process.exited.then((exit) => {
+  if (stopping) return;
+  clearInterval(keepAlive);
+  process.stderr.write(`the chain exited by itself (${exit.signal ?? exit.code})\n`);
+  process.exit(1);
+});
