@@ -37,6 +37,8 @@ const chainId = env.CHAIN_ID ?? "31337";
 const indexerPort = Number(env.INDEXER_PORT ?? 42069);
 const apiPort = Number(env.PORT ?? 3000);
 const databasePort = Number(env.DB_PORT ?? 54320);
+/** Where the indexer listens: loopback, since only the API (on this machine) reads it. */
+const indexerHost = env.INDEXER_HOST || "127.0.0.1";
 const dataDir = env.DATA_DIR ?? `${root}.data`;
 const data = localData(dataDir);
 /** The indexer's schema in the database (the API's tables are in `public`). */
@@ -220,6 +222,8 @@ async function startIndexer(shared: Record<string, string>): Promise<{ current: 
         `${indexerDir}/node_modules/ponder/dist/esm/bin/ponder.js`,
         "start",
         ...["--schema", indexerSchema, "--port", String(indexerPort)],
+        // Ponder listens on every interface unless told: its SQL endpoint reads every tenant.
+        ...["--hostname", indexerHost],
       ],
       cwd: indexerDir,
     },

@@ -79,6 +79,8 @@ export async function startPonder(opts: StartPonderOptions): Promise<RunningPond
       ponderBin(opts.appDir),
       "start",
       ...["--schema", schema, "--port", String(port), "--log-format", "json"],
+      // Loopback only: Ponder's default is every interface.
+      ...["--hostname", "127.0.0.1"],
     ],
     cwd: opts.appDir,
     env,

@@ -1,8 +1,10 @@
+import net from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   freePort,
   httpAnswers,
   killAllProcesses,
+  listeningAddresses,
   portAnswers,
   runToEnd,
   startProcess,
@@ -122,5 +124,22 @@ describe("runToEnd", () => {
       timeoutMs: 300,
     });
     expect(stuck.signal).toBe("SIGTERM");
+  });
+});
+
+describe("listeningAddresses", () => {
+  it("tells which address a server listens on", async () => {
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as net.AddressInfo;
+    expect(listeningAddresses(port)).toEqual(["127.0.0.1"]);
+    await new Promise((resolve) => server.close(resolve));
+    expect(listeningAddresses(port)).toEqual([]);
+
+    const everywhere = net.createServer();
+    await new Promise<void>((resolve) => everywhere.listen(0, "0.0.0.0", resolve));
+    const open = (everywhere.address() as net.AddressInfo).port;
+    expect(listeningAddresses(open)).toEqual(["0.0.0.0"]);
+    await new Promise((resolve) => everywhere.close(resolve));
   });
 });

@@ -8,7 +8,7 @@
  * timed-out test never leaves a chain or an indexer behind.
  */
 import { type Serializable, spawn } from "node:child_process";
-import { createWriteStream, type WriteStream } from "node:fs";
+import { createWriteStream, readFileSync, type WriteStream } from "node:fs";
 import net, { type AddressInfo } from "node:net";
 
 export interface ProcessOptions {
@@ -342,4 +342,47 @@ export async function httpAnswers(url: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * The addresses something listens on at `port` on this machine (Linux: /proc/net/tcp and tcp6),
+ * as `127.0.0.1`, `0.0.0.0`, `::`, `::1`…: what a test checks to know who can connect.
+ */
+export function listeningAddresses(port: number): string[] {
+  const found: string[] = [];
+  for (const [file, v6] of [
+    ["/proc/net/tcp", false],
+    ["/proc/net/tcp6", true],
+  ] as const) {
+    let table: string;
+    try {
+      table = readFileSync(file, "utf8");
+    } catch {
+      continue;
+    }
+    for (const line of table.split("\n").slice(1)) {
+      const [, local, , state] = line.trim().split(/\s+/);
+      // State 0A is LISTEN.
+      if (!local || state !== "0A") continue;
+      const [hex, portHex] = local.split(":");
+      if (Number.parseInt(portHex ?? "", 16) !== port || !hex) continue;
+      found.push(v6 ? ipv6Of(hex) : ipv4Of(hex));
+    }
+  }
+  return found;
+}
+
+/** /proc's little-endian hex of an IPv4 address. */
+function ipv4Of(hex: string): string {
+  return [6, 4, 2, 0].map((at) => Number.parseInt(hex.slice(at, at + 2), 16)).join(".");
+}
+
+/** /proc's hex of an IPv6 address (four little-endian words), in short form for the common ones. */
+function ipv6Of(hex: string): string {
+  const bytes = (hex.match(/.{8}/g) ?? []).flatMap((word) => (word.match(/../g) ?? []).reverse());
+  const groups = [];
+  for (let i = 0; i < 16; i += 2) groups.push(Number.parseInt(`${bytes[i]}${bytes[i + 1]}`, 16));
+  if (groups.every((group) => group === 0)) return "::";
+  if (groups.slice(0, 7).every((group) => group === 0) && groups[7] === 1) return "::1";
+  return groups.map((group) => group.toString(16)).join(":");
 }

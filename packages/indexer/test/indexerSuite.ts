@@ -20,7 +20,10 @@ import {
   createPostgresDatabase as createTestDatabase,
   type ThrowAwayDatabase as TestDatabase,
 } from "@collectibles/devkit/postgres";
-import { killAllProcesses as killAllIndexers } from "@collectibles/devkit/processes";
+import {
+  killAllProcesses as killAllIndexers,
+  listeningAddresses,
+} from "@collectibles/devkit/processes";
 import type { Address, TransactionReceipt } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, test } from "vitest";
 import {
@@ -106,6 +109,10 @@ export function defineIndexerSuite() {
       await chain?.stop();
       await database?.drop();
       if (deploymentsDir) rmSync(deploymentsDir, { recursive: true, force: true });
+    });
+
+    test("listens on loopback only: its SQL endpoint reads every tenant's rows", () => {
+      expect(listeningAddresses(Number(new URL(indexer.url).port))).toEqual(["127.0.0.1"]);
     });
 
     test("a created collectible is readable with its metadata, ids, counts and creation block", async () => {
