@@ -14,7 +14,7 @@
  * With RPC_URL and CHAIN_ID set it uses that chain and its committed deployment instead of
  * starting one; with DATABASE_URL, that PostgreSQL instead of the embedded one.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type LocalChain, startLocalChain } from "@collectibles/devkit/chain";
 import { startEmbeddedPostgres } from "@collectibles/devkit/embedded-postgres";
