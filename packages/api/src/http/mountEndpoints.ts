@@ -7,7 +7,7 @@
 import { type Request, type RequestHandler, type Response, Router } from "express";
 import type { RouteDeps } from "../deps.ts";
 import { MethodNotAllowedError } from "../errors.ts";
-import { authenticate } from "../middleware/auth.ts";
+import { authenticate, presentsValidKey } from "../middleware/auth.ts";
 import { multipartBody, requireContentType } from "../middleware/bodyParsers.ts";
 import { jsonBody } from "../middleware/jsonBody.ts";
 import { rateLimitFailedAuthentication, rateLimitPerKey } from "../middleware/rateLimit.ts";
@@ -38,6 +38,7 @@ export function mountEndpoints(endpoints: readonly Endpoint[], deps: RouteDeps):
     rateLimitFailedAuthentication({
       max: deps.config.ANONYMOUS_RATE_LIMIT_MAX,
       windowMs: deps.config.RATE_LIMIT_WINDOW_MS,
+      presentsValidKey: presentsValidKey(deps.db),
     }),
     ...authenticate(deps.db),
     rateLimitPerKey({

@@ -100,6 +100,27 @@ export function authenticate(db: Database): RequestHandler[] {
   return [bearer, basic, attachScope];
 }
 
+/** The key a request presents (Bearer, or the Basic username), if it is shaped like one. */
+export function presentedKey(req: Request): string | undefined {
+  const header = req.get("authorization") ?? "";
+  const bearer = BEARER.exec(header);
+  if (bearer) return bearer[1];
+  const basic = /^basic\s+(\S+)\s*$/i.exec(header);
+  if (!basic?.[1]) return undefined;
+  const decoded = Buffer.from(basic[1], "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  return colon > 0 ? decoded.slice(0, colon) : undefined;
+}
+
+/** Whether the request presents a key that is valid now (looked up, or found recently). */
+export function presentsValidKey(db: Database) {
+  return async (req: Request): Promise<boolean> => {
+    const key = presentedKey(req);
+    if (!key || key.length > MAX_KEY_LENGTH) return false;
+    return (await findActiveApiKeyCached(db, key)) !== undefined;
+  };
+}
+
 /** express-basic-auth leaves the clear key on `req.auth`; it must not outlive authentication. */
 function forgetCredentials(req: Request): void {
   delete (req as Partial<IBasicAuthedRequest>).auth;

@@ -2,8 +2,10 @@
  * Rate limits, answered 429 with `Retry-After`:
  * - per key: each API key gets RATE_LIMIT_MAX requests per RATE_LIMIT_WINDOW_MS;
  * - per client address, for requests without a valid key: ANONYMOUS_RATE_LIMIT_MAX answers 401
- *   per window, after which that address is refused before its key is even looked up (so a
- *   flood of made-up keys costs no database lookups).
+ *   per window, after which that address's requests are refused unless the key they present is
+ *   valid: a request with no key, or with one not shaped like a key, is refused at once; a
+ *   well-formed key is looked up (an indexed lookup by hash), so a flood of wrong keys from an
+ *   address (or from every client behind one proxy) never locks a valid key out.
  * Counts live in this process's memory; with several API processes each enforces its own share.
  */
 import type { NextFunction, Request, RequestHandler, Response } from "express";
@@ -41,16 +43,18 @@ const MAX_ADDRESSES = 100_000;
 export function rateLimitFailedAuthentication({
   max,
   windowMs,
+  presentsValidKey,
 }: {
   max: number;
   windowMs: number;
+  presentsValidKey: (req: Request) => Promise<boolean>;
 }): RequestHandler {
   const refusals = new Map<string, { count: number; resetAt: number }>();
-  return (req, res, next) => {
+  return async (req, res, next) => {
     const address = ipKeyGenerator(req.ip ?? "unknown");
     const now = Date.now();
     const known = refusals.get(address);
-    if (known && known.resetAt > now && known.count >= max) {
+    if (known && known.resetAt > now && known.count >= max && !(await presentsValidKey(req))) {
       return next(new RateLimitedError(Math.max(1, Math.ceil((known.resetAt - now) / 1000))));
     }
     res.once("finish", () => {

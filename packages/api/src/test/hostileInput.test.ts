@@ -279,6 +279,24 @@ describe("floods without a valid key", () => {
     expect(refused.body.error.code).toBe("rate_limited");
   });
 
+  it("never lock out a valid key from the flooding address, by Basic or Bearer", async () => {
+    const limited = await t.startSibling({ env: { ANONYMOUS_RATE_LIMIT_MAX: "3" } });
+    // A key not used yet by this process: it must be looked up, not found in memory.
+    const valid = await t.createKey();
+    for (let i = 0; i < 6; i++) {
+      await limited.call("GET", "/users", { key: `ck_live_${"y".repeat(30)}${i}` });
+    }
+    expect((await limited.call("GET", "/users", { key: `ck_live_${"y".repeat(31)}` })).status).toBe(
+      429,
+    );
+    expect((await limited.call("GET", "/users", { key: valid })).status).toBe(200);
+    const bearer = await limited.call("GET", "/users", {
+      key: null,
+      headers: { authorization: `Bearer ${t.adminKey}` },
+    });
+    expect(bearer.status).toBe(200);
+  });
+
   it("do not include requests with a valid key that their client gave up on", async () => {
     const limited = await t.startSibling({ env: { ANONYMOUS_RATE_LIMIT_MAX: "3" } });
     const { port } = new URL(limited.url);
