@@ -34,6 +34,26 @@ describe("parseEnv", () => {
       RELAYER_PRIVATE_KEY: key,
     });
     expect(relayerKeyOf(real)).toBe(key);
+    // Keys of the development mnemonic are public: refused on every other chain, #0 and #19 alike.
+    for (const publicKey of [
+      "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
+      "0xdf57089febbacf7ba0bc227dafbffa9fc08a93fdc68e1e42411a14efcf23656e",
+    ]) {
+      for (const chain of ["1", "100"]) {
+        const refused = failure({
+          RPC_URL: "https://rpc.example.com",
+          CHAIN_ID: chain,
+          RELAYER_PRIVATE_KEY: publicKey,
+        });
+        expect(refused).toContain("RELAYER_PRIVATE_KEY:");
+        expect(refused).not.toContain(publicKey);
+      }
+      const onLocal = parseEnv({
+        RPC_URL: "http://127.0.0.1:8545",
+        RELAYER_PRIVATE_KEY: publicKey,
+      });
+      expect(relayerKeyOf(onLocal)).toBe(publicKey);
+    }
     expect(failure({ RELAYER_PRIVATE_KEY: "0x1234" })).toContain("RELAYER_PRIVATE_KEY:");
     expect(failure({ CONFIRM_TIMEOUT_MS: "-1" })).toContain("CONFIRM_TIMEOUT_MS:");
   });

@@ -7,6 +7,7 @@
 import path from "node:path";
 import { validateMnemonic } from "@scure/bip39";
 import { wordlist as english } from "@scure/bip39/wordlists/english";
+import { mnemonicToAccount, privateKeyToAddress } from "viem/accounts";
 import { z } from "zod";
 
 /** The monorepo root (packages/api/src -> ../../..), where the shared `.data` folder lives. */
@@ -182,6 +183,8 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
         `${env.CHAIN_ID} (only the local chain 31337 has a default development key)`,
     );
   }
+  // The key is checked where the relayer takes it too; here, so the start stops naming it.
+  if (env.RPC_URL) relayerKeyOf(env);
   return env;
 }
 
@@ -189,11 +192,35 @@ export const HARDHAT_CHAIN_ID = 31_337;
 /** Hardhat's account #0: public knowledge, so only ever used on the local chain 31337. */
 const HARDHAT_ACCOUNT_0_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
 
-/** The relayer's key: RELAYER_PRIVATE_KEY, or Hardhat's account #0 on chain 31337. */
+/** The development mnemonic of Hardhat and anvil: its keys are public knowledge. */
+const DEVELOPMENT_MNEMONIC = "test test test test test test test test test test test junk";
+/** Accounts the local chains fund from it (anvil 10, Hardhat 20). */
+const DEVELOPMENT_ACCOUNTS = 20;
+
+/** Whether `key` is one of the development mnemonic's accounts, whose keys anyone can read. */
+function isDevelopmentKey(key: `0x${string}`): boolean {
+  const address = privateKeyToAddress(key);
+  for (let addressIndex = 0; addressIndex < DEVELOPMENT_ACCOUNTS; addressIndex++) {
+    if (mnemonicToAccount(DEVELOPMENT_MNEMONIC, { addressIndex }).address === address) return true;
+  }
+  return false;
+}
+
+/**
+ * The relayer's key: RELAYER_PRIVATE_KEY, or Hardhat's account #0 on chain 31337. Outside 31337
+ * a development account's key is refused: anyone could spend its funds and its minter role.
+ */
 export function relayerKeyOf(env: Pick<Env, "RELAYER_PRIVATE_KEY" | "CHAIN_ID">): `0x${string}` {
-  if (env.RELAYER_PRIVATE_KEY) return env.RELAYER_PRIVATE_KEY as `0x${string}`;
-  if (env.CHAIN_ID === HARDHAT_CHAIN_ID) return HARDHAT_ACCOUNT_0_KEY;
-  throw new EnvError("RELAYER_PRIVATE_KEY: required outside the local chain 31337");
+  const key = env.RELAYER_PRIVATE_KEY as `0x${string}` | undefined;
+  if (env.CHAIN_ID === HARDHAT_CHAIN_ID) return key ?? HARDHAT_ACCOUNT_0_KEY;
+  if (!key) throw new EnvError("RELAYER_PRIVATE_KEY: required outside the local chain 31337");
+  if (isDevelopmentKey(key)) {
+    throw new EnvError(
+      "Invalid configuration:\n  RELAYER_PRIVATE_KEY: a key of the public development mnemonic " +
+        "(Hardhat's and anvil's accounts) is accepted only on the local chain 31337",
+    );
+  }
+  return key;
 }
 
 /** Where the API keeps its local state (the generated mnemonic, images from before they moved into the database). */
