@@ -4738,6 +4738,8 @@ export interface operations {
             /** @description Issued */
             201: {
                 headers: {
+                    /** @description How long the answer may be cached */
+                    "Cache-Control"?: string;
                     /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
                     "X-Request-Id"?: string;
                     /** @description Always nosniff */
@@ -5209,6 +5211,8 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description How long the answer may be cached */
+                    "Cache-Control"?: string;
                     /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
                     "X-Request-Id"?: string;
                     /** @description Always nosniff */
@@ -6231,6 +6235,8 @@ export interface operations {
             /** @description The new secret, shown only here */
             200: {
                 headers: {
+                    /** @description How long the answer may be cached */
+                    "Cache-Control"?: string;
                     /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
                     "X-Request-Id"?: string;
                     /** @description Always nosniff */

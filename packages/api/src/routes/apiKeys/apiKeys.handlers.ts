@@ -15,7 +15,12 @@ export const apiKeyEndpoints = [
       organizationId: body.organization_id ?? null,
       readOnly: body.read_only ?? false,
     };
-    return { status: 201, body: { data: await createKey(deps.db, input) } };
+    // It shows the key: no cache, shared or the client's, may keep it.
+    return {
+      status: 201,
+      body: { data: await createKey(deps.db, input) },
+      headers: { "Cache-Control": "no-store" },
+    };
   }),
   implement(routes.revokeApiKey, async ({ auth, params }, deps) => {
     requireAdmin(auth);

@@ -33,7 +33,12 @@ export const createApiKey = defineEndpoint({
   description: "The answer is the only time the key exists in clear: keep it.",
   body: { ...JSON_BODY, schema: CreateApiKeyBody },
   responses: {
-    201: { description: "Issued", schema: z.strictObject({ data: CreatedApiKey }) },
+    201: {
+      description: "Issued",
+      schema: z.strictObject({ data: CreatedApiKey }),
+      // It carries the key: no cache may keep it.
+      headers: ["Cache-Control"],
+    },
   },
   errors: [404],
 });

@@ -75,6 +75,17 @@ describe("webhook destinations", () => {
     expect(JSON.stringify(listed.body)).not.toContain(created.body.data.secret);
   });
 
+  it("tells caches to keep no answer that shows a secret: created, rotated, a new API key", async () => {
+    const created = await t.call("POST", "/webhooks", { json: hook("https://203.0.113.10/hook") });
+    expect(created.headers.get("cache-control")).toBe("no-store");
+    const rotated = await t.call("POST", `/webhooks/${created.body.data.id}/rotate-secret`);
+    expect(rotated.status).toBe(200);
+    expect(rotated.headers.get("cache-control")).toBe("no-store");
+    const key = await t.call("POST", "/api-keys", { json: { name: "cached nowhere" } });
+    expect(key.status).toBe(201);
+    expect(key.headers.get("cache-control")).toBe("no-store");
+  });
+
   it("keeps one organization's webhooks out of another's sight and reach", async () => {
     const mine = await organization("Mine");
     const theirs = await organization("Theirs");

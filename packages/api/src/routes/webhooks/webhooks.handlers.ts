@@ -9,6 +9,9 @@ const withSecret = (row: Awaited<ReturnType<typeof webhooks.create>>) => ({
   secret: row.secret,
 });
 
+/** An answer that shows a secret: no cache, shared or the client's, may keep it. */
+const SECRET_ANSWER = { "Cache-Control": "no-store" };
+
 export const webhookEndpoints = [
   implement(routes.listWebhooks, async ({ auth }, deps) => ({
     status: 200,
@@ -17,6 +20,7 @@ export const webhookEndpoints = [
   implement(routes.createWebhook, async ({ auth, body }, deps) => ({
     status: 201,
     body: { data: withSecret(await webhooks.create(deps, auth, body)) },
+    headers: SECRET_ANSWER,
   })),
   implement(routes.getWebhook, async ({ auth, params }, deps) => ({
     status: 200,
@@ -33,6 +37,7 @@ export const webhookEndpoints = [
   implement(routes.rotateWebhookSecret, async ({ auth, params }, deps) => ({
     status: 200,
     body: { data: withSecret(await webhooks.rotateSecret(deps, auth, params.id)) },
+    headers: SECRET_ANSWER,
   })),
   implement(routes.listWebhookDeliveries, async ({ auth, params, query }, deps) => ({
     status: 200,

@@ -41,7 +41,8 @@ export const createWebhook = defineEndpoint({
   description:
     "The answer holds the signing secret, the only time it is shown. Private, loopback and link-local destinations are refused (400 destination_not_allowed) unless the operator allows them.",
   body: { ...JSON_BODY, schema: CreateWebhookBody },
-  responses: { 201: one(WebhookWithSecret, "Created") },
+  // It carries the signing secret: no cache may keep it.
+  responses: { 201: { ...one(WebhookWithSecret, "Created"), headers: ["Cache-Control"] } },
   errors: [404],
 });
 
@@ -71,7 +72,12 @@ export const rotateWebhookSecret = defineEndpoint({
   path: "/webhooks/{id}/rotate-secret",
   summary: "Replace the signing secret; the old one keeps signing beside it for 24 hours",
   params: IdParams,
-  responses: { 200: one(WebhookWithSecret, "The new secret, shown only here") },
+  responses: {
+    200: {
+      ...one(WebhookWithSecret, "The new secret, shown only here"),
+      headers: ["Cache-Control"],
+    },
+  },
   errors: [404],
 });
 
