@@ -47,6 +47,21 @@ export function mountEndpoints(endpoints: readonly Endpoint[], deps: RouteDeps):
     }),
   ];
   const methodsByPath = new Map<string, string[]>();
+  for (const { spec } of endpoints) {
+    const path = expressPath(spec.path);
+    methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), spec.method.toUpperCase()]);
+  }
+  const allowOf = (methods: string[]) => (methods.includes("GET") ? [...methods, "HEAD"] : methods);
+  // A path without parameters answers its other methods 405 before any route runs: GET
+  // /claims/batch is not GET /claims/{id} with the id "batch".
+  for (const [path, methods] of methodsByPath) {
+    if (path.includes(":")) continue;
+    const allow = allowOf(methods);
+    router.all(path, (req, _res, next) => {
+      if (allow.includes(req.method)) return next();
+      throw new MethodNotAllowedError(req.method, req.path, allow);
+    });
+  }
   for (const endpoint of endpoints) {
     const { spec } = endpoint;
     const chain: RequestHandler[] = [
@@ -58,12 +73,10 @@ export function mountEndpoints(endpoints: readonly Endpoint[], deps: RouteDeps):
     if (spec.auth === "apiKey") chain.push(...keyGuard);
     if (spec.body) chain.push(...bodyParsersFor(spec.body, deps));
     chain.push(handlerFor(endpoint, deps));
-    const path = expressPath(spec.path);
-    router[spec.method](path, ...chain);
-    methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), spec.method.toUpperCase()]);
+    router[spec.method](expressPath(spec.path), ...chain);
   }
   for (const [path, methods] of methodsByPath) {
-    const allow = methods.includes("GET") ? [...methods, "HEAD"] : methods;
+    const allow = allowOf(methods);
     router.all(path, (req) => {
       throw new MethodNotAllowedError(req.method, req.path, allow);
     });

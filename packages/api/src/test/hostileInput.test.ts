@@ -157,6 +157,8 @@ const corpus = (): Case[] => [
   { name: "an overlong UTF-8 in a path", method: "GET", path: "/users/%C0%AF", status: 400 },
   { name: "a method the path does not take", method: "PUT", path: "/organizations", status: 405 },
   { name: "TRACE", method: "TRACE", path: "/claims", status: 405 },
+  // Not GET /claims/{id} with the id "batch": the path exists, for POST only.
+  { name: "GET of a path that takes only POST", method: "GET", path: "/claims/batch", status: 405 },
 ];
 
 describe("a corpus of hostile requests", () => {
@@ -204,6 +206,7 @@ describe("a corpus of hostile requests", () => {
         }
       }
       if (c.status === 405) expect(res.headers.allow, c.name).toBeDefined();
+      if (c.path === "/claims/batch") expect(res.headers.allow, c.name).toBe("POST");
       if (delay.max / 1e6 > worst.ms) worst = { ms: delay.max / 1e6, name: c.name };
     }
     delay.disable();
