@@ -11,6 +11,7 @@ import { undocumented } from "./http/responseAudit.ts";
 import { ConcurrencyLimit } from "./lib/concurrencyLimit.ts";
 import { GroupQueue } from "./lib/groupQueue.ts";
 import { errorHandler, notFoundHandler } from "./middleware/errorHandler.ts";
+import { refuseMalformedQuery } from "./middleware/queryEncoding.ts";
 import { requestLogger } from "./middleware/requestLogger.ts";
 import { docsRouter } from "./routes/docs.ts";
 import { endpoints } from "./routes/endpoints.ts";
@@ -71,6 +72,7 @@ export function createApp(appDeps: AppDeps): Express {
     res.set("X-Content-Type-Options", "nosniff");
     next();
   });
+  app.use(refuseMalformedQuery);
 
   app.use(docsRouter());
   app.use(mountEndpoints(endpoints, deps));

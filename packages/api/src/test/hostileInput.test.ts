@@ -155,6 +155,19 @@ const corpus = (): Case[] => [
     status: 400,
   },
   { name: "an overlong UTF-8 in a path", method: "GET", path: "/users/%C0%AF", status: 400 },
+  {
+    name: "a malformed percent-encoding in a query value",
+    method: "GET",
+    path: "/claims?page=%E0%A4%A",
+    status: 400,
+    code: "invalid_query",
+  },
+  {
+    name: "an overlong UTF-8 in a query value",
+    method: "GET",
+    path: "/organizations?external_id=%C0%AF",
+    status: 400,
+  },
   { name: "a method the path does not take", method: "PUT", path: "/organizations", status: 405 },
   { name: "TRACE", method: "TRACE", path: "/claims", status: 405 },
   // Not GET /claims/{id} with the id "batch": the path exists, for POST only.
