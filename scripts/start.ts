@@ -14,10 +14,12 @@
  * With RPC_URL and CHAIN_ID set it uses that chain and its committed deployment instead of
  * starting one; with DATABASE_URL, that PostgreSQL instead of the embedded one.
  */
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type LocalChain, startLocalChain } from "@collectibles/devkit/chain";
-import { startEmbeddedPostgres } from "@collectibles/devkit/embedded-postgres";
+import { startEmbeddedPostgres, stopEarlierServer } from "@collectibles/devkit/embedded-postgres";
 import { dropSchema } from "@collectibles/devkit/postgres";
 import {
   httpAnswers,
@@ -120,7 +122,15 @@ async function deploy(rpcUrl: string): Promise<void> {
     name: "deploy",
     ...pnpm(["--filter", "@collectibles/deploy", "run", "deploy:local"]),
     cwd: root,
-    env: { ...env, LOCAL_RPC_URL: rpcUrl, RPC_URL: rpcUrl, DEPLOYMENTS_DIR: data.deployments },
+    env: {
+      ...env,
+      LOCAL_RPC_URL: rpcUrl,
+      RPC_URL: rpcUrl,
+      DEPLOYMENTS_DIR: data.deployments,
+      // Ignition keeps a journal per deployment id in the checkout: two stacks deploying at once
+      // (two data folders) must not read or replace each other's.
+      IGNITION_DEPLOYMENT_ID: `local-${createHash("sha256").update(path.resolve(dataDir)).digest("hex").slice(0, 12)}`,
+    },
     onLine: (line) => console.log(`[deploy] ${line}`),
     timeoutMs: 300_000,
   });
@@ -141,6 +151,8 @@ async function startLocalStack(): Promise<{ rpcUrl: string; auditChain: boolean 
           "yourself, then run --fresh without DATABASE_URL or start again with it",
       );
     }
+    // A server a killed stack left on the folder would keep its files open, and its port.
+    await stopEarlierServer(data.postgres, log);
     wipeData(data, log);
   }
   const { lastRunCrashed } = claimData(data);
@@ -193,7 +205,11 @@ async function startDatabase(): Promise<string> {
     port: databasePort,
     onLine: (line) => {
       // Its start-up and shutdown chatter is routine; warnings and errors are not.
-      if (/\b(WARNING|ERROR|FATAL|PANIC)\b|holds .*: stopping it/.test(line)) {
+      // (Its own readiness probe, connecting while it starts, is not news either.)
+      if (
+        /\b(WARNING|ERROR|FATAL|PANIC)\b|holds .*: stopping it/.test(line) &&
+        !/the database system is starting up/.test(line)
+      ) {
         console.log(`[postgres] ${line}`);
       }
     },

@@ -17,6 +17,7 @@ import {
   mkdirSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from "node:fs";
 import { createRequire } from "node:module";
@@ -97,10 +98,47 @@ function privateFolder(dir: string, account: { uid: number; gid: number } | unde
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
   }
+  try {
+    // An exited process its parent has not reaped yet still answers kill(0): it is a zombie.
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * The first folder above `dir` the server's account cannot enter (it runs as `postgres` when
+ * this process is root, and needs to reach its data folder), if any.
+ */
+function folderClosedTo(dir: string, account: { uid: number; gid: number }): string | undefined {
+  for (let folder = path.dirname(path.resolve(dir)); ; folder = path.dirname(folder)) {
+    if (existsSync(folder)) {
+      const { mode, uid, gid } = statSync(folder);
+      const enters =
+        (mode & 0o001) !== 0 ||
+        (uid === account.uid && (mode & 0o100) !== 0) ||
+        (gid === account.gid && (mode & 0o010) !== 0);
+      if (!enters) return folder;
+    }
+    if (folder === path.dirname(folder)) return undefined;
+  }
+}
+
+/**
+ * Stops a server an earlier run left on `dir` (a stack that was killed), cleanly: SIGINT is
+ * PostgreSQL's fast shutdown, which ends sessions and keeps everything committed.
+ */
+export async function stopEarlierServer(dir: string, log?: (line: string) => void) {
+  const dataDir = path.join(dir, "data");
+  const earlier = runningServer(dataDir);
+  if (earlier === undefined) return;
+  log?.(`a server from an earlier run (pid ${earlier}) holds ${dataDir}: stopping it`);
+  process.kill(earlier, "SIGINT");
+  await waitFor(`the earlier server (pid ${earlier}) to stop`, () => !alive(earlier), 60_000);
 }
 
 /** The postmaster of `dataDir` still running from an earlier run (its pid), if any. */
@@ -153,6 +191,13 @@ export async function startEmbeddedPostgres(
   const account = serverAccount();
   const dataDir = path.join(dir, "data");
   const passwordFile = path.join(dir, "password");
+  const closed = account && folderClosedTo(dir, account);
+  if (closed) {
+    throw new Error(
+      `PostgreSQL runs as the postgres account here (it refuses root), which cannot enter ` +
+        `${closed}: choose a DATA_DIR it can reach, or run as another user`,
+    );
+  }
   privateFolder(dir, account);
 
   if (!existsSync(path.join(dataDir, "PG_VERSION"))) {
@@ -181,13 +226,7 @@ export async function startEmbeddedPostgres(
     }
   }
 
-  const earlier = runningServer(dataDir);
-  if (earlier !== undefined) {
-    options.onLine?.(`a server from an earlier run (pid ${earlier}) holds ${dataDir}: stopping it`);
-    // SIGINT is PostgreSQL's fast shutdown: sessions are ended, everything committed is kept.
-    process.kill(earlier, "SIGINT");
-    await waitFor(`the earlier server (pid ${earlier}) to stop`, () => !alive(earlier), 60_000);
-  }
+  await stopEarlierServer(dir, options.onLine);
   // Left by a server that was killed: PostgreSQL would refuse to start if its pid was reused.
   rmSync(path.join(dataDir, "postmaster.pid"), { force: true });
 
