@@ -1,11 +1,18 @@
 /**
  * `pnpm start` as a user runs it (`node scripts/start.ts` with the user's environment), on ports
  * and a data folder of the test's choosing, and the ways a user ends it: Ctrl-C (SIGINT), or a
- * crash that kills every one of its processes at once (SIGKILL).
+ * crash that kills every one of its processes at once (SIGKILL), or all but some of them.
  */
-import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
-import { freePort, type ManagedProcess, startProcess } from "@collectibles/devkit/processes";
+import {
+  freePort,
+  type ManagedProcess,
+  type RunResult,
+  runToEnd,
+  startProcess,
+} from "@collectibles/devkit/processes";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 /** Every start's output, kept for a post-mortem (and as a CI artifact). */
@@ -25,7 +32,16 @@ export interface StackPorts {
   api: number;
   chain: number;
   indexer: number;
+  /** The embedded PostgreSQL's (DB_PORT); unused with DATABASE_URL. */
+  database: number;
 }
+
+/**
+ * The embedded PostgreSQL's processes, as /proc/<pid>/cmdline reads (arguments split by NUL):
+ * the server (its binary, `…/bin/postgres`) and the processes it forks, which rename themselves
+ * `postgres: checkpointer`, `postgres: collectibles collectibles 127.0.0.1(…) idle`, …
+ */
+export const POSTGRES_PROCESSES = /^(?:[^\0]*\/)?postgres(?:\0|:)/;
 
 export interface RunningStack {
   apiUrl: string;
@@ -39,35 +55,54 @@ export interface RunningStack {
   printedKey(): string | undefined;
   /** Ctrl-C: resolves once everything stopped. */
   stop(): Promise<void>;
-  /** Every process of the stack killed at once with SIGKILL, as a power cut would. */
-  crash(): void;
+  /**
+   * Every process of the stack killed at once with SIGKILL, as a power cut would; with `spare`,
+   * every one but those whose /proc/<pid>/cmdline matches (left running, as orphans).
+   */
+  crash(options?: { spare?: RegExp }): void;
   /** The pid of the stack's process whose command line matches (the chain: /anvil/). */
   pidOf(command: RegExp): number | undefined;
 }
 
 const running = new Set<RunningStack>();
+/** Processes a crash spared, with their command lines: orphans once their stack is gone. */
+const spared = new Map<number, string>();
 
-/** Kills whatever a test left running (its stacks' every process): for `afterAll`. */
+/** Kills whatever a test left running (its stacks' every process, and what crashes spared). */
 export function killStacks(): void {
   for (const stack of running) stack.crash();
   running.clear();
+  for (const [pid, command] of spared) {
+    // Only if the pid is still that process, not one that got its number since.
+    if (commandLine(pid) === command) kill(pid);
+  }
+  spared.clear();
+}
+
+/**
+ * A new data folder under the system's temp folder, that others may pass through (0711) but not
+ * list: mkdtemp makes it 0700, and as root `pnpm start` runs PostgreSQL as the `postgres`
+ * account, which must reach `<folder>/postgres` (itself 0700, the server's own).
+ */
+export function dataFolder(prefix: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
+  chmodSync(dir, 0o711);
+  return dir;
 }
 
 export async function freePorts(): Promise<StackPorts> {
   // Each is free when asked for, but a port just released may be handed out again: one stack got
-  // the same port for its API and its indexer. Draw until all three differ.
+  // the same port for its API and its indexer. Draw until all four differ.
   const ports = new Set<number>();
-  while (ports.size < 3) ports.add(await freePort());
-  const [api, chain, indexer] = [...ports] as [number, number, number];
-  return { api, chain, indexer };
+  while (ports.size < 4) ports.add(await freePort());
+  const [api, chain, indexer, database] = [...ports] as [number, number, number, number];
+  return { api, chain, indexer, database };
 }
 
-/** Starts `pnpm start` and resolves once it prints that it is ready. */
-export async function startStack(options: StackOptions): Promise<RunningStack> {
-  const ports = options.ports ?? (await freePorts());
-  const lines: string[] = [];
+/** What `pnpm start` is run with: the test's data folder and ports, then its own variables. */
+function startCommand(options: StackOptions, ports: StackPorts) {
   mkdirSync(logDir, { recursive: true });
-  const child = startProcess({
+  return {
     logFile: path.join(logDir, `${path.basename(options.dataDir)}-${++starts}.log`),
     name: "pnpm start",
     command: process.execPath,
@@ -79,8 +114,34 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       PORT: String(ports.api),
       CHAIN_PORT: String(ports.chain),
       INDEXER_PORT: String(ports.indexer),
+      DB_PORT: String(ports.database),
       ...options.env,
     },
+  };
+}
+
+/**
+ * `pnpm start` run to its end, for starts that must refuse: its exit and everything it printed.
+ * One that starts instead is stopped after `timeoutMs`.
+ */
+export async function runStart(
+  options: StackOptions & { timeoutMs?: number },
+): Promise<RunResult & { ports: StackPorts; tookMs: number }> {
+  const ports = options.ports ?? (await freePorts());
+  const startedAt = Date.now();
+  const result = await runToEnd({
+    ...startCommand(options, ports),
+    timeoutMs: options.timeoutMs ?? 120_000,
+  });
+  return { ...result, ports, tookMs: Date.now() - startedAt };
+}
+
+/** Starts `pnpm start` and resolves once it prints that it is ready. */
+export async function startStack(options: StackOptions): Promise<RunningStack> {
+  const ports = options.ports ?? (await freePorts());
+  const lines: string[] = [];
+  const child = startProcess({
+    ...startCommand(options, ports),
     onLine: (line) => lines.push(line),
   });
   const stack: RunningStack = {
@@ -96,21 +157,16 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       await child.exited;
     },
     pidOf(command: RegExp) {
-      return descendantsOf(child.pid).find((pid) => {
-        try {
-          return command.test(readFileSync(`/proc/${pid}/cmdline`, "utf8"));
-        } catch {
-          return false;
-        }
-      });
+      return descendantsOf(child.pid).find((pid) => command.test(commandLine(pid) ?? ""));
     },
-    crash() {
+    crash({ spare }: { spare?: RegExp } = {}) {
       for (const pid of descendantsOf(child.pid)) {
-        try {
-          process.kill(pid, "SIGKILL");
-        } catch {
-          // already gone
+        const command = commandLine(pid);
+        if (spare && command !== undefined && spare.test(command)) {
+          spared.set(pid, command);
+          continue;
         }
+        kill(pid);
       }
     },
   };
@@ -118,6 +174,23 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   void child.exited.then(() => running.delete(stack));
   await child.waitForLine(/^\[start\] ready/, 300_000);
   return stack;
+}
+
+/** The process's arguments as /proc has them (split by NUL), or undefined once it is gone. */
+function commandLine(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+function kill(pid: number): void {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {
+    // already gone
+  }
 }
 
 /** `pid` and every process below it, read from /proc. */

@@ -1,23 +1,21 @@
 /**
  * `pnpm start` with DATABASE_URL (the API and the indexer on PostgreSQL) keeps everything across
- * Ctrl-C and a second start, and `--fresh` refuses rather than orphan the database's rows.
- * Needs TEST_DATABASE_URL (a role allowed to create databases), like the other PostgreSQL suites.
+ * Ctrl-C and a second start, starts no PostgreSQL of its own, and `--fresh` refuses rather than
+ * orphan the database's rows. The database is made on the run's server (src/postgres.setup.ts:
+ * TEST_DATABASE_URL's, or one from npm).
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { createPostgresDatabase, type ThrowAwayDatabase } from "@collectibles/devkit/postgres";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { confirmed, confirmedCollectible } from "./confirmations.ts";
-import { apiOf, killStacks, startStack } from "./localStack.ts";
+import { apiOf, dataFolder, killStacks, startStack } from "./localStack.ts";
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "e2e-postgres-"));
+const dataDir = dataFolder("e2e-postgres");
 let database: ThrowAwayDatabase;
 
 beforeAll(async () => {
-  const server = process.env.TEST_DATABASE_URL;
-  if (!server) throw new Error("TEST_DATABASE_URL is not set (bash scripts/ci-postgres.sh)");
-  database = await createPostgresDatabase(server, "e2e_start");
+  database = await createPostgresDatabase(inject("postgresUrl"), "e2e_start");
 });
 afterAll(async () => {
   killStacks();
@@ -29,6 +27,8 @@ describe("pnpm start on PostgreSQL", () => {
   it("keeps every object and key across Ctrl-C and a second start; --fresh refuses", async () => {
     const env = { DATABASE_URL: database.url };
     const first = await startStack({ dataDir, env });
+    expect(first.lines.join("\n")).not.toContain("starting PostgreSQL");
+    expect(fs.existsSync(path.join(dataDir, "postgres"))).toBe(false);
     const key = first.printedKey() as string;
     let api = apiOf(first, key);
     const { org, collectible } = await confirmedCollectible(api, "On PostgreSQL", "Kept", 3);

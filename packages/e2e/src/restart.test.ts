@@ -1,21 +1,25 @@
 /**
  * `pnpm start` keeps everything across Ctrl-C and a second start, on non-default ports while
- * something else listens on the default ones, and `pnpm start --fresh` wipes it and says what.
+ * something else listens on the default ones, keeps its database where only its own account may
+ * read it, and `pnpm start --fresh` wipes it and says what. A data folder from the PGlite release
+ * is refused, naming --fresh, before anything starts.
  */
 import fs from "node:fs";
 import net from "node:net";
-import os from "node:os";
 import path from "node:path";
+import { portAnswers } from "@collectibles/devkit/processes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { confirmed, confirmedCollectible } from "./confirmations.ts";
-import { apiOf, killStacks, startStack } from "./localStack.ts";
+import { apiOf, dataFolder, killStacks, runStart, startStack } from "./localStack.ts";
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "e2e-restart-"));
+const dataDir = dataFolder("e2e-restart");
+const pgliteDataDir = dataFolder("e2e-pglite-release");
 const squatters: net.Server[] = [];
 
 beforeAll(async () => {
-  // Something else on the default ports: pnpm start must not need them.
-  for (const port of [3000, 8545, 42069]) {
+  // Something else on the default ports (API, chain, indexer, PostgreSQL): pnpm start must not
+  // need them.
+  for (const port of [3000, 8545, 42069, 54320]) {
     const server = net.createServer();
     await new Promise<void>((resolve) => {
       server.once("error", () => resolve()); // already taken by someone else: as good
@@ -27,13 +31,46 @@ beforeAll(async () => {
 afterAll(() => {
   killStacks();
   for (const server of squatters) server.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  for (const dir of [dataDir, pgliteDataDir]) fs.rmSync(dir, { recursive: true, force: true });
 });
+
+/** The permission bits of `file` (stat, not lstat: as root it reads the server's files too). */
+function modeOf(file: string): number {
+  return fs.statSync(file).mode & 0o777;
+}
+
+/** Every file and folder under `dir` that its group or anyone else may read. */
+function readableByOthers(dir: string): string[] {
+  const found: string[] = [];
+  const walk = (folder: string) => {
+    for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
+      const file = path.join(folder, entry.name);
+      let mode: number;
+      try {
+        mode = modeOf(file);
+      } catch (error) {
+        // The running server removed it (a temporary file) between the listing and the stat.
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
+        throw error;
+      }
+      if (mode & 0o044) found.push(`${file} (${mode.toString(8)})`);
+      if (entry.isDirectory()) walk(file);
+    }
+  };
+  walk(dir);
+  return found;
+}
 
 describe("pnpm start on non-default ports", () => {
   it("keeps every object, key and wallet across Ctrl-C and a second start; --fresh wipes them", async () => {
     const first = await startStack({ dataDir });
     expect(first.lines.join("\n")).toContain("starting fresh");
+    // The database, its superuser's password and its URL: the server's account's alone.
+    const postgres = path.join(dataDir, "postgres");
+    expect(modeOf(postgres).toString(8)).toBe("700");
+    expect(modeOf(path.join(postgres, "password")).toString(8)).toBe("600");
+    expect(modeOf(path.join(postgres, "url")).toString(8)).toBe("600");
+    expect(readableByOthers(postgres)).toEqual([]);
     const key = first.printedKey();
     expect(key).toBeDefined();
     let api = apiOf(first, key as string);
@@ -74,9 +111,32 @@ describe("pnpm start on non-default ports", () => {
     const fresh = await startStack({ dataDir, args: ["--fresh"] });
     const wiped = fresh.lines.join("\n");
     expect(wiped).toContain("--fresh: removed the local chain");
-    expect(wiped).toContain("--fresh: removed the API's database, mnemonic, API keys and images");
+    expect(wiped).toContain(
+      "--fresh: removed the database (the API's records, API keys and images; the indexer's " +
+        `tables) (${path.join(dataDir, "postgres")})`,
+    );
+    expect(wiped).toContain(`--fresh: removed the wallet mnemonic (${path.join(dataDir, "api")})`);
     expect(fresh.printedKey()).not.toBe(key);
     expect((await apiOf(fresh, key as string)("GET", "/organizations")).status).toBe(401);
     await fresh.stop();
+  });
+});
+
+describe("pnpm start on a data folder of an earlier release", () => {
+  it("refuses a data folder from the PGlite release, naming --fresh", async () => {
+    const leftover = path.join(pgliteDataDir, "api", "pglite");
+    fs.mkdirSync(leftover, { recursive: true });
+    const run = await runStart({ dataDir: pgliteDataDir, timeoutMs: 60_000 });
+    expect(run.code).not.toBe(0);
+    expect(run.output).toContain(leftover);
+    expect(run.output).toContain("pnpm start --fresh");
+    // At once, before starting anything: no chain, no database, nothing on its ports, and the
+    // old release's data left as it was.
+    expect(run.tookMs).toBeLessThan(30_000);
+    expect(run.output).not.toContain("starting a local chain");
+    for (const port of Object.values(run.ports)) expect(await portAnswers(port)).toBe(false);
+    expect(fs.existsSync(path.join(pgliteDataDir, "postgres"))).toBe(false);
+    expect(fs.existsSync(path.join(pgliteDataDir, "chain"))).toBe(false);
+    expect(fs.existsSync(leftover)).toBe(true);
   });
 });

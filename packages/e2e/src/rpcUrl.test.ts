@@ -12,9 +12,9 @@ import { type LocalChain, startLocalChain } from "@collectibles/devkit/chain";
 import { createPublicClient, http } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { confirmed, confirmedCollectible } from "./confirmations.ts";
-import { apiOf, killStacks, startStack } from "./localStack.ts";
+import { apiOf, dataFolder, killStacks, startStack } from "./localStack.ts";
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "e2e-rpc-url-"));
+const dataDir = dataFolder("e2e-rpc-url");
 const deploymentsDir = fs.mkdtempSync(path.join(os.tmpdir(), "e2e-rpc-url-deployments-"));
 let chain: LocalChain;
 let contract: `0x${string}`;

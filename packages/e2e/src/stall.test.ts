@@ -5,14 +5,12 @@
  * stays throttled after such a stall, is restarted by pnpm start when it stops advancing).
  */
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { confirmed, confirmedCollectible } from "./confirmations.ts";
-import { apiOf, killStacks, startStack } from "./localStack.ts";
+import { apiOf, dataFolder, killStacks, startStack } from "./localStack.ts";
 
 const STALL_MS = 60_000;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "e2e-stall-"));
+const dataDir = dataFolder("e2e-stall");
 afterAll(() => {
   killStacks();
   fs.rmSync(dataDir, { recursive: true, force: true });
