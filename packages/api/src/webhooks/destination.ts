@@ -7,38 +7,74 @@
  */
 import dns from "node:dns";
 import net, { type LookupFunction } from "node:net";
+import ipaddr from "ipaddr.js";
 
-const blocked = new net.BlockList();
-for (const [address, prefix] of [
-  ["0.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10],
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16],
-  ["172.16.0.0", 12],
-  ["192.0.0.0", 24],
-  ["192.168.0.0", 16],
-  ["198.18.0.0", 15],
-  ["224.0.0.0", 3],
-] as const) {
-  blocked.addSubnet(address, prefix, "ipv4");
-}
-for (const [address, prefix] of [
-  ["::", 128],
-  ["::1", 128],
-  ["64:ff9b::", 96],
-  ["fc00::", 7],
-  ["fe80::", 10],
-  ["ff00::", 8],
-] as const) {
-  blocked.addSubnet(address, prefix, "ipv6");
+/** IPv4 ranges (ipaddr.js's names) inside a network rather than on the internet. */
+const INTERNAL_IPV4 = new Set([
+  "unspecified",
+  "broadcast",
+  "multicast",
+  "linkLocal",
+  "loopback",
+  "carrierGradeNat",
+  "private",
+]);
+/**
+ * Of ipaddr.js's `reserved` IPv4 ranges, those a network may use inside (the others are the
+ * documentation ranges, which lead nowhere).
+ */
+const INTERNAL_RESERVED_IPV4 = ["192.0.0.0/24", "198.18.0.0/15", "240.0.0.0/4"].map((range) =>
+  ipaddr.IPv4.parseCIDR(range),
+);
+const INTERNAL_IPV6 = new Set([
+  "unspecified",
+  "linkLocal",
+  "multicast",
+  "loopback",
+  "uniqueLocal",
+  "deprecatedSiteLocal",
+  "discard",
+]);
+
+/**
+ * The IPv4 address an IPv6 one carries, where it is a way to reach that IPv4 address: mapped
+ * (`::ffff:a.b.c.d`), translated (RFC 6145, NAT64 RFC 6052), 6to4 (`2002:aabb:ccdd::`), Teredo
+ * (the client address, inverted), and the deprecated compatible form (`::a.b.c.d`).
+ */
+function carriedIPv4(ip: ipaddr.IPv6): ipaddr.IPv4 | undefined {
+  const bytes = ip.toByteArray();
+  const v4 = (at: number, invert = false) =>
+    new ipaddr.IPv4(bytes.slice(at, at + 4).map((byte) => (invert ? byte ^ 0xff : byte)));
+  switch (ip.range()) {
+    case "ipv4Mapped":
+    case "rfc6145":
+    case "rfc6052":
+      return v4(12);
+    case "6to4":
+      return v4(2);
+    case "teredo":
+      return v4(12, true);
+    default:
+      return bytes.slice(0, 12).every((byte) => byte === 0) ? v4(12) : undefined;
+  }
 }
 
-/** True when `address` (an IP) is not a public one. */
+/** True when `address` (an IP) is not a public one, in whatever form it is written. */
 export function isPrivateAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped?.[1]) return blocked.check(mapped[1], "ipv4");
-  return blocked.check(address, net.isIPv6(address) ? "ipv6" : "ipv4");
+  if (!ipaddr.isValid(address)) return true;
+  const ip = ipaddr.parse(address);
+  if (ip.kind() === "ipv6") {
+    const v6 = ip as ipaddr.IPv6;
+    // :: and ::1 are IPv6's own, not the compatible form of 0.0.0.0 and 0.0.0.1.
+    if (INTERNAL_IPV6.has(v6.range())) return true;
+    const carried = carriedIPv4(v6);
+    return carried ? isPrivateIPv4(carried) : false;
+  }
+  return isPrivateIPv4(ip as ipaddr.IPv4);
+}
+
+function isPrivateIPv4(ip: ipaddr.IPv4): boolean {
+  return INTERNAL_IPV4.has(ip.range()) || INTERNAL_RESERVED_IPV4.some((range) => ip.match(range));
 }
 
 export class DestinationRefused extends Error {}

@@ -26,12 +26,29 @@ describe("webhook destinations", () => {
     "http://[::1]:3000/hook",
     "http://[::ffff:127.0.0.1]/hook",
     "http://0.0.0.0/hook",
+    // 127.0.0.1 in other IPv6 forms: compatible, translated, 6to4, NAT64.
+    "http://[::127.0.0.1]/hook",
+    "http://[::7f00:1]/hook",
+    "http://[::ffff:0:127.0.0.1]/hook",
+    "http://[2002:7f00:1::]/hook",
+    "http://[64:ff9b::a00:1]/hook",
+    "http://[fd00::1]/hook",
+    "http://100.64.0.1/hook",
   ])("refuses %s as not a public address, saving nothing", async (url) => {
     const res = await t.call("POST", "/webhooks", { json: hook(url) });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("destination_not_allowed");
     const listed = await t.call("GET", "/webhooks");
     expect(listed.body.data.map((w: { url: string }) => w.url)).not.toContain(url);
+  });
+
+  it.each([
+    "https://203.0.113.7/hook",
+    "https://[2001:db8::1]/hook",
+    "https://[2002:cb00:7107::1]/hook",
+  ])("accepts %s, a public address", async (url) => {
+    const res = await t.call("POST", "/webhooks", { json: hook(url) });
+    expect(res.status).toBe(201);
   });
 
   it("refuses moving a saved webhook to a private address", async () => {
