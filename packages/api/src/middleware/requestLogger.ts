@@ -10,12 +10,20 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Request, RequestHandler, Response } from "express";
+import { decodeCursor, decodeEventCursor } from "../lib/cursor.ts";
 import type { Logger } from "../logger.ts";
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
-/** Query values safe to log: paging, never a filter (an email) or a misplaced key. */
-const LOGGED_QUERY_VALUES = new Set(["page", "limit", "cursor"]);
+/**
+ * Query values safe to log: paging, and only when it is well-formed (a number, a cursor this API
+ * gave), never a filter (an email) or a key pasted into any of them.
+ */
+const LOGGED_QUERY_VALUES: Record<string, (value: string) => boolean> = {
+  page: (value) => /^\d{1,9}$/.test(value),
+  limit: (value) => /^\d{1,9}$/.test(value),
+  cursor: (value) => decodeCursor(value) !== undefined || decodeEventCursor(value) !== undefined,
+};
 
 /** The URL with every query value but paging replaced, so logs keep no personal data. */
 export function withoutQueryValues(url: string): string {
@@ -23,7 +31,9 @@ export function withoutQueryValues(url: string): string {
   if (mark < 0) return url;
   const params = new URLSearchParams(url.slice(mark + 1));
   const kept = [...params].map(([name, value]): [string, string] =>
-    LOGGED_QUERY_VALUES.has(name) ? [name, value] : [name, "[redacted]"],
+    Object.hasOwn(LOGGED_QUERY_VALUES, name) && LOGGED_QUERY_VALUES[name]?.(value)
+      ? [name, value]
+      : [name, "[redacted]"],
   );
   return `${url.slice(0, mark)}?${new URLSearchParams(kept).toString()}`;
 }

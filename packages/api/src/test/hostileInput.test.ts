@@ -277,6 +277,15 @@ describe("links and logs a client cannot steer", () => {
     expect(line).not.toContain("ada@example.com");
     expect(logLines.join("")).not.toContain(t.adminKey);
   });
+
+  it("logs no key pasted as a page, a limit or a cursor", async () => {
+    for (const name of ["page", "limit", "cursor"]) {
+      await logged.call("GET", `/claims?${name}=${t.adminKey}`);
+    }
+    const lines = logLines.filter((l) => l.includes('"/claims?'));
+    expect(lines.length).toBeGreaterThanOrEqual(3);
+    expect(lines.join("")).not.toContain(t.adminKey);
+  });
 });
 
 describe("floods without a valid key", () => {
