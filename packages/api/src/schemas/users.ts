@@ -22,9 +22,13 @@ export const User = z
 export const Email = z.string().trim().max(320).pipe(z.email("must be a valid email address"));
 
 /** An address in its EIP-55 checksummed form; any other spelling is refused, not corrected. */
+/** Addresses up to here are the zero address and the chains' precompiles, present and future. */
+const RESERVED_ADDRESSES_BELOW = 0xffffn;
+const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
 export const ChecksummedAddress = z
   .string()
-  .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address")
+  .regex(HEX_ADDRESS, "must be a 0x-prefixed 20-byte hex address")
   .refine((value) => {
     try {
       return getAddress(value) === value;
@@ -32,6 +36,13 @@ export const ChecksummedAddress = z
       return false;
     }
   }, "must be EIP-55 checksummed")
+  // The zero address and the precompiles (0x01–0x11, 0x100, …) can hold no token: the contract
+  // refuses a mint to them, and with it the whole batch the claim is sent in.
+  .refine(
+    // (Only for a well-formed address: a malformed one is already refused above.)
+    (value) => !HEX_ADDRESS.test(value) || BigInt(value) > RESERVED_ADDRESSES_BELOW,
+    "must not be the zero address or a precompile (an address below 0x10000)",
+  )
   .openapi({ example: "0x5B38Da6a701c568545dCfcB03FcB875f56beddC4" });
 
 export const CreateUserBody = z

@@ -50,6 +50,22 @@ describe("POST /users", () => {
     }
   });
 
+  it("answers 400 for the zero address and precompiles, which can hold no token", async () => {
+    for (const wallet_address of [
+      "0x0000000000000000000000000000000000000000",
+      "0x0000000000000000000000000000000000000001",
+      "0x0000000000000000000000000000000000000011",
+      "0x0000000000000000000000000000000000000100",
+    ]) {
+      const res = await t.call("POST", "/users", {
+        json: { organization_id: org.id, email: "precompile@example.com", wallet_address },
+      });
+      expect(res.status, wallet_address).toBe(400);
+      expect(res.body.error.details[0].field).toBe("wallet_address");
+      expect(res.body.error.details[0].message).toContain("precompile");
+    }
+  });
+
   it("answers 400 naming email when it is missing or invalid", async () => {
     const missing = await t.call("POST", "/users", { json: { organization_id: org.id } });
     expect(missing.status).toBe(400);
