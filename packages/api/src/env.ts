@@ -136,6 +136,8 @@ const EnvSchema = z.object({
   READY_LAG_GRACE_SECONDS: int(0, 86_400).default(30),
   /** How long POST /collectibles and /claims wait for confirmation before answering 202. */
   CONFIRM_TIMEOUT_MS: int(0, 600_000).default(5_000),
+  /** How long a client may take to send its whole request (headers and body) before 408. */
+  REQUEST_TIMEOUT_MS: int(1_000, 600_000).default(30_000),
   /** Most claims in one claimBatch transaction. */
   RELAYER_BATCH_SIZE: int(1, 500).default(100),
   /** Batch transactions in flight at once (consecutive nonces). */

@@ -15,6 +15,7 @@ import { type RunningChainServices, startChainServices } from "./chain/chainServ
 import { forgetFoundKeys, KEY_REVOKED_CHANNEL } from "./db/apiKeys.ts";
 import { apiDataDir, EnvError, parseEnv } from "./env.ts";
 import { boundHeapGrowth } from "./heap.ts";
+import { createHttpServer } from "./http/server.ts";
 import { createLogger } from "./logger.ts";
 import { startHousekeeping } from "./services/housekeeping.ts";
 import { startWebhookSender } from "./webhooks/sender.ts";
@@ -66,7 +67,7 @@ try {
   );
   const housekeeping = startHousekeeping(database.db, env, logger);
   const webhookSender = startWebhookSender(routeDepsOf(appDeps));
-  const server = app.listen(env.PORT, env.HOST);
+  const server = createHttpServer(app, env).listen(env.PORT, env.HOST);
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
     server.once("error", reject);

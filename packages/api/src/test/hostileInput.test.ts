@@ -244,6 +244,38 @@ describe("a corpus of hostile requests", () => {
   });
 });
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("slow clients", () => {
+  it("closes a connection whose body trickles in past REQUEST_TIMEOUT_MS, answering 408", async () => {
+    const slow = await t.startSibling({ env: { REQUEST_TIMEOUT_MS: "2000" } });
+    const socket = net.connect(Number(new URL(slow.url).port), "127.0.0.1");
+    await new Promise((resolve) => socket.once("connect", resolve));
+    let answer = "";
+    socket.on("data", (chunk) => {
+      answer += chunk.toString("utf8");
+    });
+    const closed = new Promise<number>((resolve) =>
+      socket.once("close", () => resolve(Date.now())),
+    );
+    const started = Date.now();
+    socket.write(
+      `POST /organizations HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.adminKey}\r\n` +
+        "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{",
+    );
+    // A byte every 200 ms: never idle long, never done.
+    const trickle = setInterval(() => {
+      if (!socket.destroyed) socket.write(" ");
+    }, 200);
+    const at = await Promise.race([closed, sleep(15_000).then(() => undefined)]);
+    clearInterval(trickle);
+    socket.destroy();
+    expect(at, "the connection was still open after 15 s").toBeDefined();
+    expect((at as number) - started).toBeLessThan(6_000);
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+  }, 30_000);
+});
+
 describe("links and logs a client cannot steer", () => {
   it("builds image links from the listen address, never from the request's Host", async () => {
     const png = Buffer.from(

@@ -11,6 +11,7 @@ import { type RunningChainServices, startChainServices } from "../chain/chainSer
 import { createApiKey } from "../db/apiKeys.ts";
 import type { ReadinessCheck } from "../deps.ts";
 import { type Env, parseEnv } from "../env.ts";
+import { createHttpServer } from "../http/server.ts";
 import { DatabaseImageStorage } from "../images/databaseImageStorage.ts";
 import { LocalImageStorage } from "../images/imageStorage.ts";
 import { createLogger, type Logger } from "../logger.ts";
@@ -103,7 +104,7 @@ async function listen(
   const app = createApp(appDeps);
   const webhookSender = startWebhookSender(routeDepsOf(appDeps));
   const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+    const s = createHttpServer(app, env).listen(0, "127.0.0.1", () => resolve(s));
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   baseUrl = env.PUBLIC_URL ?? url;
