@@ -70,10 +70,13 @@ async function openPostgres(url: string, poolSize = 10, migrate: boolean): Promi
   // starts with a schema named after the role, which may exist (the indexer's default schema is
   // `collectibles`, like the role the docs create): unqualified names would land there.
   // Times in UTC: a list page reads them as text (pageRows.ts), already in the answer's form.
+  // random_page_cost: PostgreSQL's default (4) prices a random read as a disk seek, so a page's
+  // visibility check scanned all 10,000 organizations to keep 100 collectibles' (7.4 ms a page
+  // of 100 claims, against 2.6 ms with 1.1, the usual value for data in memory or on SSD).
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
-    options: "-c search_path=public -c TimeZone=UTC",
+    options: "-c search_path=public -c TimeZone=UTC -c random_page_cost=1.1",
   });
   // An idle client that loses its connection must not crash the process; the next query retries.
   pool.on("error", () => {});

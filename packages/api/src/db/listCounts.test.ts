@@ -186,6 +186,29 @@ describe("list counts kept by the database", () => {
     expect(page.rows).toHaveLength(5);
   });
 
+  it("counts what changed since a time: every row before the first change, the changed ones after", async () => {
+    const [oldest] = await run(sql`select min(updated_at) as at from claims`);
+    const first = new Date(oldest?.at as Date);
+    const before = new Date(first.getTime() - 1000).toISOString();
+    await run(
+      sql`update claims set updated_at = now() + interval '1 hour' where holder_email like 'u20_@%'`,
+    );
+    const since = new Date(Date.now() + 30 * 60_000).toISOString();
+    for (const [updated_since, where] of [
+      [before, sql`true`],
+      [since, sql`updated_at >= ${since}::timestamptz`],
+    ] as const) {
+      await listed(
+        listClaims,
+        everything,
+        { updated_since },
+        sql`select count(*) from claims where ${where}`,
+      );
+    }
+    const changed = await listClaims(database.db, everything, { limit: 100, updated_since: since });
+    expect(changed.count).toBe(10);
+  });
+
   it("answers a page past the end with the list's count", async () => {
     const page = await listUsers(database.db, everything, { limit: 100, page: 9 });
     expect(page.rows).toEqual([]);

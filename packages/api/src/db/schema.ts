@@ -59,6 +59,8 @@ export const organizations = pgTable(
   (t) => [
     index("organizations_created_at_id_idx").on(t.createdAt, t.id),
     index("organizations_parent_id_idx").on(t.parentId),
+    // The few deleted organizations, whose users a count of every user leaves out.
+    index("organizations_inactive_idx").on(t.id).where(sql`not ${t.isActive}`),
     // external_id is unique among the active children of one parent (top level counts as one
     // parent), so it identifies an organization within the place it lives.
     uniqueIndex("organizations_parent_external_id_unique")
@@ -90,6 +92,8 @@ export const users = pgTable(
       .on(t.createdAt, t.id, t.organizationId)
       .where(sql`${t.isActive}`),
     index("users_organization_id_idx").on(t.organizationId),
+    // `updated_since` (see readers.ts).
+    index("users_updated_at_idx").on(t.updatedAt),
     uniqueIndex("users_organization_email_unique")
       .on(t.organizationId, sql`lower(${t.email})`)
       .where(sql`${t.isActive}`),
@@ -212,6 +216,8 @@ export const claims = pgTable(
     index("claims_holder_id_idx").on(t.holderId),
     index("claims_holder_address_idx").on(sql`lower(coalesce(${t.heldBy}, ${t.mintedTo}))`),
     index("claims_pending_idx").on(t.createdAt, t.id).where(sql`${t.status} = 'pending'`),
+    // `updated_since`: what changed since a time, counted from here (see readers.ts).
+    index("claims_updated_at_idx").on(t.updatedAt),
     // A holder claims a collectible at most once; a failed claim does not count.
     uniqueIndex("claims_collectible_holder_unique")
       .on(t.collectibleId, t.holderId)
