@@ -3,8 +3,8 @@
  * running), with autocannon in a second process, beside a bare node:http endpoint and a bare
  * Express endpoint answering a JSON body of the same size, in the same run.
  *
- * The figures that count (DESIGN.md, decision 12) ask what no earlier request asked, so nothing
- * kept can answer them: a distinct list each request, and random pages while claims are written
+ * The figures that count (the design's decision 12, in the team's shared notes) ask what no
+ * earlier request asked: a distinct list each request, and random pages while claims are written
  * at a steady rate. The same page asked again and again (first page, deep page, deep cursor) and
  * every page by cursor in turn are kept as informative rows.
  *
@@ -615,10 +615,9 @@ export const listsBenchmark = listBenchmark({
       "rows, then random pages while claims are written; the next list starts once every claim " +
       "written is confirmed. Each write adds a claim and a user, so the lists grow by a few " +
       "thousand rows over the run.",
-    "A distinct list differs from every earlier one, so an answer or a count the API kept for " +
-      "an earlier request cannot serve it. 'Every page by cursor in turn' asks each page " +
-      "once per turn of the list: its answers cannot be kept for long, but its count is " +
-      "the same list's.",
+    "A distinct list differs from every earlier one, so nothing kept for an earlier request " +
+      "could serve it (the API keeps no answers; its counts are read from counters the " +
+      "writes keep). 'Every page by cursor in turn' asks each page once per turn of the list.",
     "Deep pages by `page`: OFFSET must walk every row before the page's first, and the walk " +
       "grows with the table. A `cursor` is a keyset position: its page starts there.",
     "Bare Express is itself far below bare node:http here: res.json() serialises the ~40 kB " +

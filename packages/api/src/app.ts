@@ -3,9 +3,7 @@
  * `index.ts` does that, and tests build as many apps as they like.
  */
 import express, { type Express } from "express";
-import { snapshotReader } from "./db/snapshot.ts";
 import type { AppDeps, RouteDeps } from "./deps.ts";
-import { ListPages } from "./http/listPages.ts";
 import { mountEndpoints } from "./http/mountEndpoints.ts";
 import { undocumented } from "./http/responseAudit.ts";
 import { ConcurrencyLimit } from "./lib/concurrencyLimit.ts";
@@ -27,6 +25,14 @@ export type { AppDeps, ChainServices, ReadinessCheck } from "./deps.ts";
 const CLAIM_TRANSACTIONS = 4;
 
 /**
+ * List pages read and presented at once. A page costs the event loop a few milliseconds of
+ * decoding, presenting and serialising: with every client's list in flight together, a claim's
+ * transaction waited behind all of them at each of its round trips (writes beside a list load
+ * took seconds). The others wait their turn in order; the database is kept busy by these few.
+ */
+const LIST_READS = 3;
+
+/**
  * Claims stored in one group at most. Under a burst a group is what arrived while the last one
  * was stored; this bounds one transaction's length and the wait of the group's first request.
  */
@@ -36,9 +42,8 @@ const CLAIM_GROUP_SIZE = 100;
 export function routeDepsOf(appDeps: AppDeps): RouteDeps {
   const deps: RouteDeps = {
     ...appDeps,
-    pages: new ListPages(),
-    snapshot: snapshotReader(appDeps.db),
     claimTransactions: new ConcurrencyLimit(CLAIM_TRANSACTIONS),
+    listReads: new ConcurrencyLimit(LIST_READS),
     claimGroups: new GroupQueue((group) => storeClaimGroup(deps, group), CLAIM_GROUP_SIZE),
     openApiDocument,
   };

@@ -6,7 +6,6 @@ import type { Database } from "./db/client.ts";
 import type { IdempotentWrite } from "./db/idempotencyKeys.ts";
 import type { Scope } from "./db/scope.ts";
 import type { Env } from "./env.ts";
-import type { ListPages } from "./http/listPages.ts";
 import type { ImageStorage } from "./images/imageStorage.ts";
 import type { ConcurrencyLimit } from "./lib/concurrencyLimit.ts";
 import type { GroupQueue } from "./lib/groupQueue.ts";
@@ -62,12 +61,10 @@ export interface AppDeps {
 
 /** What the routers get: the app's dependencies and what `createApp` makes for them. */
 export interface RouteDeps extends AppDeps {
-  /** List answers kept with the database snapshot they were read at (http/listPages.ts). */
-  pages: ListPages;
-  /** The database's snapshot now (db/snapshot.ts). */
-  snapshot(): Promise<string>;
   /** Claim transactions running at once (lib/concurrencyLimit.ts). */
   claimTransactions: ConcurrencyLimit;
+  /** List pages read and presented at once (lib/concurrencyLimit.ts). */
+  listReads: ConcurrencyLimit;
   /** POST /claims requests stored together as they arrive (services/claimGroups.ts). */
   claimGroups: GroupQueue<ClaimRequest, ClaimWithOrganization>;
   /** The OpenAPI document of every mounted endpoint (built once, on first use). */

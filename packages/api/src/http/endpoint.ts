@@ -91,17 +91,8 @@ export interface RequestInput<E extends EndpointSpec> {
   idempotency: IdempotentWrite | undefined;
 }
 
-/**
- * A JSON body already serialised (a list answer kept by http/listPages.ts): its UTF-8 bytes are
- * sent as they are. `Body` is the type of the body they were serialised from.
- */
-export class JsonBytes<Body> {
-  declare readonly body: Body;
-  constructor(readonly bytes: Buffer) {}
-}
-
 type BodyOf<R> = R extends { schema: z.ZodType }
-  ? z.input<R["schema"]> | JsonBytes<z.input<R["schema"]>>
+  ? z.input<R["schema"]>
   : R extends { media: readonly string[] }
     ? { contentType: string; data: Buffer }
     : undefined;

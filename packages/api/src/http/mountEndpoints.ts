@@ -19,7 +19,6 @@ import {
   type Endpoint,
   type EndpointSpec,
   expressPath,
-  JsonBytes,
 } from "./endpoint.ts";
 import { answerIdempotently } from "./idempotency.ts";
 
@@ -144,9 +143,6 @@ function send(res: Response, reply: AnyReply): void {
   const body: unknown = reply.body;
   if (body === undefined) {
     res.end();
-  } else if (body instanceof JsonBytes) {
-    // The type res.json() sets.
-    res.set("Content-Type", "application/json; charset=utf-8").send(body.bytes);
   } else if (Buffer.isBuffer((body as { data?: unknown }).data)) {
     const binary = body as { contentType: string; data: Buffer };
     res.type(binary.contentType).send(binary.data);

@@ -8,7 +8,6 @@ import { paginationOf } from "../db/pagination.ts";
 import type { ListQuery } from "../db/readers.ts";
 import type { Scope } from "../db/scope.ts";
 import type { RouteDeps } from "../deps.ts";
-import { JsonBytes } from "../http/endpoint.ts";
 import type { AuthContext } from "../middleware/auth.ts";
 import { type PresentContext, presentContext } from "../presenters/context.ts";
 import type { ListedPage } from "../services/reads.ts";
@@ -22,34 +21,19 @@ interface Input {
   files: Files;
 }
 
-let listings = 0;
-
-/**
- * A list endpoint's handler. Its answer is kept serialised with the database snapshot it was read
- * at, and given again for the same request while the snapshot is unchanged (http/listPages.ts).
- */
+/** A list endpoint's handler: a page of the list, presented, with its pagination. */
 export function listing<View, Item>(
   list: (deps: RouteDeps, scope: Scope, query: ListQuery) => Promise<ListedPage<View>>,
   present: Present<View, Item>,
 ) {
-  listings += 1;
-  const listId = listings;
-  type Body = { pagination: ReturnType<typeof paginationOf>; data: Item[] };
-  return async ({ query, auth, baseUrl }: Input & { query: ListQuery }, deps: RouteDeps) => {
-    // Taken before the page is read: the page is at this snapshot or a later one.
-    const snapshot = await deps.snapshot();
-    const key = JSON.stringify([listId, auth.organizationId, baseUrl, query]);
-    const kept = deps.pages.get(key, snapshot);
-    if (kept !== undefined) return { status: 200 as const, body: new JsonBytes<Body>(kept) };
-    const ctx = presentContext(deps, baseUrl);
-    const { rows, count, next, fromDatabase } = await list(deps, auth, query);
-    const data = rows.map((view) => present(view, ctx));
-    const body: Body = { pagination: paginationOf(query, count, next), data };
-    if (!fromDatabase) return { status: 200 as const, body };
-    const bytes = Buffer.from(JSON.stringify(body));
-    deps.pages.offer(key, snapshot, bytes);
-    return { status: 200 as const, body: new JsonBytes<Body>(bytes) };
-  };
+  return async ({ query, auth, baseUrl }: Input & { query: ListQuery }, deps: RouteDeps) =>
+    deps.listReads.run(async () => {
+      const ctx = presentContext(deps, baseUrl);
+      const { rows, count, next } = await list(deps, auth, query);
+      const data = rows.map((view) => present(view, ctx));
+      const body = { pagination: paginationOf(query, count, next), data };
+      return { status: 200 as const, body };
+    });
 }
 
 type Read<View> = (deps: RouteDeps, scope: Scope, id: string) => Promise<View>;

@@ -81,11 +81,6 @@ export async function withChainFacts(
 const confirmedBeforeEditions = (row: ClaimWithOrganization) =>
   row.claim.status === "confirmed" && row.claim.edition === null;
 
-/** Whether `withChainFacts` asks the indexer about these claims. */
-export function asksIndexer(deps: AppDeps, rows: ClaimWithOrganization[]): boolean {
-  return deps.chain?.indexer !== undefined && rows.some(confirmedBeforeEditions);
-}
-
 /**
  * The indexer's facts of claims confirmed before editions were stored (their edition is null):
  * none for claims confirmed since. When the indexer does not answer, they show as minted.

@@ -39,17 +39,12 @@ import {
 import type { ClaimView } from "../presenters/claim.ts";
 import type { CreateClaimBody } from "../schemas/claims.ts";
 import type { z } from "../schemas/zod.ts";
-import { asksIndexer, withChainFacts } from "./chainFacts.ts";
+import { withChainFacts } from "./chainFacts.ts";
 import { reads, viewOf } from "./reads.ts";
 
 type ClaimInput = z.output<typeof CreateClaimBody>;
 
-const claimReads = reads(
-  "claim",
-  { list: listClaims, find: findClaim },
-  withChainFacts,
-  asksIndexer,
-);
+const claimReads = reads("claim", { list: listClaims, find: findClaim }, withChainFacts);
 export const { list, get } = claimReads;
 
 /**

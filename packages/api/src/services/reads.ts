@@ -11,11 +11,7 @@ import { notFound } from "../errorCatalogue.ts";
 
 type Kind = Parameters<typeof notFound>[0];
 
-/** A page of views, and whether the database alone made it. */
-export interface ListedPage<View> extends Page<View> {
-  /** Made from the database alone: the same while the database is unchanged (db/snapshot.ts). */
-  fromDatabase: boolean;
-}
+export type ListedPage<View> = Page<View>;
 
 export function reads<Row, View>(
   kind: Kind,
@@ -24,17 +20,11 @@ export function reads<Row, View>(
     find(q: Queryable, id: string, scope: Scope): Promise<Row | undefined>;
   },
   enrich: (deps: RouteDeps, rows: Row[]) => Promise<View[]>,
-  /** Whether enriching these rows asks something besides the database (the indexer). */
-  asksBeyondDatabase: (deps: RouteDeps, rows: Row[]) => boolean = () => false,
 ) {
   return {
     async list(deps: RouteDeps, scope: Scope, query: ListQuery): Promise<ListedPage<View>> {
       const page = await db.list(deps.db, scope, query);
-      return {
-        ...page,
-        rows: await enrich(deps, page.rows),
-        fromDatabase: !asksBeyondDatabase(deps, page.rows),
-      };
+      return { ...page, rows: await enrich(deps, page.rows) };
     },
     async get(deps: RouteDeps, scope: Scope, id: string): Promise<View> {
       const row = await db.find(deps.db, id, scope);

@@ -1,7 +1,6 @@
 /**
- * List answers are kept and given again while the database is unchanged (http/listPages.ts):
- * a client still sees every committed write at once, whoever made it, and only what its key may
- * see.
+ * A list answers what is committed when it is asked: every write shows at once, whoever made it
+ * (this API, another connection), and a key sees only its subtree.
  */
 import { sql } from "drizzle-orm";
 import pg from "pg";
