@@ -5,12 +5,11 @@
 
 import type { IdempotentWrite } from "../db/idempotencyKeys.ts";
 import { paginationOf } from "../db/pagination.ts";
-import type { ListQuery } from "../db/readers.ts";
+import type { ListQuery, Page } from "../db/readers.ts";
 import type { Scope } from "../db/scope.ts";
 import type { RouteDeps } from "../deps.ts";
 import type { AuthContext } from "../middleware/auth.ts";
 import { type PresentContext, presentContext } from "../presenters/context.ts";
-import type { ListedPage } from "../services/reads.ts";
 
 type Present<View, Item> = (view: View, ctx: PresentContext) => Item;
 type Files = Partial<Record<string, Buffer>>;
@@ -23,7 +22,7 @@ interface Input {
 
 /** A list endpoint's handler: a page of the list, presented, with its pagination. */
 export function listing<View, Item>(
-  list: (deps: RouteDeps, scope: Scope, query: ListQuery) => Promise<ListedPage<View>>,
+  list: (deps: RouteDeps, scope: Scope, query: ListQuery) => Promise<Page<View>>,
   present: Present<View, Item>,
 ) {
   return async ({ query, auth, baseUrl }: Input & { query: ListQuery }, deps: RouteDeps) =>

@@ -11,8 +11,6 @@ import { notFound } from "../errorCatalogue.ts";
 
 type Kind = Parameters<typeof notFound>[0];
 
-export type ListedPage<View> = Page<View>;
-
 export function reads<Row, View>(
   kind: Kind,
   db: {
@@ -22,7 +20,7 @@ export function reads<Row, View>(
   enrich: (deps: RouteDeps, rows: Row[]) => Promise<View[]>,
 ) {
   return {
-    async list(deps: RouteDeps, scope: Scope, query: ListQuery): Promise<ListedPage<View>> {
+    async list(deps: RouteDeps, scope: Scope, query: ListQuery): Promise<Page<View>> {
       const page = await db.list(deps.db, scope, query);
       return { ...page, rows: await enrich(deps, page.rows) };
     },
