@@ -8,7 +8,7 @@
  * relayer stops and `/ready` names the problem.
  */
 import type { Hex } from "viem";
-import { minedIntents, unmine } from "../db/chainIntents.ts";
+import { minedIntents, unmine } from "../db/auditedIntents.ts";
 import type { RelayerContext } from "./relayerContext.ts";
 
 /** The chain is not the one this API's records describe; sending would make things worse. */

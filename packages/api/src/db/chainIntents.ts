@@ -156,17 +156,14 @@ export async function markClaimFailed(
   hash: string | null = null,
 ): Promise<void> {
   await q.transaction(async (tx) => {
-    const [claim] = await tx
-      .select({ collectibleId: claims.collectibleId })
-      .from(claims)
-      .where(eq(claims.id, id));
-    if (!claim) return;
     // The collectible's row first, as a claim's insert takes it: then the claim, whose status
     // change updates the list counters (taking them in the other order could deadlock).
     const [collectible] = await tx
-      .select({ organizationId: collectibles.organizationId })
+      .select({ id: collectibles.id, organizationId: collectibles.organizationId })
       .from(collectibles)
-      .where(eq(collectibles.id, claim.collectibleId))
+      .where(
+        sql`${collectibles.id} = (select ${claims.collectibleId} from ${claims} where ${claims.id} = ${id})`,
+      )
       .for("update");
     const [failed] = await tx
       .update(claims)
@@ -182,8 +179,8 @@ export async function markClaimFailed(
     await tx
       .update(collectibles)
       .set({ reservedCount: sql`${collectibles.reservedCount} - 1` })
-      .where(eq(collectibles.id, claim.collectibleId));
-    await recordEvents(tx, "claim.failed", [{ id, ...collectible }]);
+      .where(eq(collectibles.id, collectible.id));
+    await recordEvents(tx, "claim.failed", [{ id, organizationId: collectible.organizationId }]);
   });
 }
 
@@ -256,41 +253,6 @@ export function confirmMinedUpTo(
     await recordEvents(tx, "claim.confirmed", claimObjects);
     return confirmed.length + confirmedClaims.length;
   });
-}
-
-/** Every collectible and claim recorded as mined (pending or confirmed), for a chain audit. */
-export async function minedIntents(q: Queryable) {
-  const mined = (table: typeof collectibles | typeof claims) =>
-    and(inArray(table.status, ["pending", "confirmed"]), isNotNull(table.minedBlock));
-  return {
-    collectibles: await q
-      .select({ id: collectibles.id })
-      .from(collectibles)
-      .where(mined(collectibles)),
-    claims: await q
-      .select({ id: claims.id, collectibleId: claims.collectibleId })
-      .from(claims)
-      .where(mined(claims)),
-  };
-}
-
-/** Objects the chain turned out not to have: pending and unsent again, as when first accepted. */
-export async function unmine(q: Queryable, collectibleIds: string[], claimIds: string[]) {
-  const again = {
-    status: "pending" as const,
-    minedBlock: null,
-    transactionHash: null,
-    updatedAt: sql`now()`,
-  };
-  if (collectibleIds.length > 0) {
-    await q.update(collectibles).set(again).where(inArray(collectibles.id, collectibleIds));
-  }
-  if (claimIds.length > 0) {
-    await q
-      .update(claims)
-      .set({ ...again, edition: null })
-      .where(inArray(claims.id, claimIds));
-  }
 }
 
 /** What the relayer has not finished: pending rows, and when the oldest was accepted. */

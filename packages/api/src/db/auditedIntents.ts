@@ -1,0 +1,42 @@
+/**
+ * The chain audit's queries (chain/chainAudit.ts): what the API recorded as mined, and putting
+ * back to pending what the chain turned out not to have.
+ */
+import { and, inArray, isNotNull, sql } from "drizzle-orm";
+import type { Queryable } from "./client.ts";
+import { claims, collectibles } from "./schema.ts";
+
+/** Every collectible and claim recorded as mined (pending or confirmed), for a chain audit. */
+export async function minedIntents(q: Queryable) {
+  const mined = (table: typeof collectibles | typeof claims) =>
+    and(inArray(table.status, ["pending", "confirmed"]), isNotNull(table.minedBlock));
+  return {
+    collectibles: await q
+      .select({ id: collectibles.id })
+      .from(collectibles)
+      .where(mined(collectibles)),
+    claims: await q
+      .select({ id: claims.id, collectibleId: claims.collectibleId })
+      .from(claims)
+      .where(mined(claims)),
+  };
+}
+
+/** Objects the chain turned out not to have: pending and unsent again, as when first accepted. */
+export async function unmine(q: Queryable, collectibleIds: string[], claimIds: string[]) {
+  const again = {
+    status: "pending" as const,
+    minedBlock: null,
+    transactionHash: null,
+    updatedAt: sql`now()`,
+  };
+  if (collectibleIds.length > 0) {
+    await q.update(collectibles).set(again).where(inArray(collectibles.id, collectibleIds));
+  }
+  if (claimIds.length > 0) {
+    await q
+      .update(claims)
+      .set({ ...again, edition: null })
+      .where(inArray(claims.id, claimIds));
+  }
+}
