@@ -3,7 +3,8 @@
  * back to pending what the chain turned out not to have.
  */
 import { and, inArray, isNotNull, sql } from "drizzle-orm";
-import type { Queryable } from "./client.ts";
+import { lockClaimCounters } from "./chainIntents.ts";
+import type { Database, Queryable } from "./client.ts";
 import { claims, collectibles } from "./schema.ts";
 
 /** Every collectible and claim recorded as mined (pending or confirmed), for a chain audit. */
@@ -23,20 +24,25 @@ export async function minedIntents(q: Queryable) {
 }
 
 /** Objects the chain turned out not to have: pending and unsent again, as when first accepted. */
-export async function unmine(q: Queryable, collectibleIds: string[], claimIds: string[]) {
+export async function unmine(db: Database, collectibleIds: string[], claimIds: string[]) {
   const again = {
     status: "pending" as const,
     minedBlock: null,
     transactionHash: null,
     updatedAt: sql`now()`,
   };
-  if (collectibleIds.length > 0) {
-    await q.update(collectibles).set(again).where(inArray(collectibles.id, collectibleIds));
-  }
-  if (claimIds.length > 0) {
-    await q
+  await db.transaction(async (tx) => {
+    if (collectibleIds.length > 0) {
+      await tx.update(collectibles).set(again).where(inArray(collectibles.id, collectibleIds));
+    }
+    if (claimIds.length === 0) return;
+    await lockClaimCounters(
+      tx,
+      sql`select ${claims.collectibleId} from ${claims} where ${inArray(claims.id, claimIds)}`,
+    );
+    await tx
       .update(claims)
       .set({ ...again, edition: null })
       .where(inArray(claims.id, claimIds));
-  }
+  });
 }

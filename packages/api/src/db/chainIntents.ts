@@ -2,10 +2,10 @@
  * The relayer's queries over the intent tables (`collectibles`, `claims`): what is waiting to be
  * sent, and the transitions pending -> mined -> confirmed, or -> failed.
  */
-import { and, asc, eq, inArray, isNotNull, isNull, lte, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull, lte, type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "./client.ts";
 import { claimEventObjects, recordEvents } from "./events.ts";
-import { claims, collectibles } from "./schema.ts";
+import { claims, collectibleClaimCounts, collectibles } from "./schema.ts";
 
 export type CollectibleIntent = Pick<
   typeof collectibles.$inferSelect,
@@ -209,6 +209,23 @@ export async function minedPendingClaimIds(q: Queryable, block: bigint): Promise
   return rows.map((row) => row.id);
 }
 
+/**
+ * Before the claims of `collectibleIds` (a subquery) change status, takes what a claim group
+ * takes, in its order: the collectibles' rows (it locks them to take places; a second update of
+ * a claim in one transaction checks its collectible as a foreign key), then their list
+ * counters (its insert moves them). Taken the other way round, a burst of claims beside the
+ * relayer's confirmations deadlocked every few seconds.
+ */
+export async function lockClaimCounters(q: Queryable, collectibleIds: SQL): Promise<void> {
+  const counts = collectibleClaimCounts;
+  await q.execute(
+    sql`select 1 from ${collectibles} where ${collectibles.id} in (${collectibleIds}) order by ${collectibles.id} for key share`,
+  );
+  await q.execute(
+    sql`select 1 from ${counts} where ${counts.collectibleId} in (${collectibleIds}) order by ${counts.collectibleId}, ${counts.status} for update`,
+  );
+}
+
 /** What the indexer says of a minted claim, kept with it when it is confirmed. */
 export interface MintFacts {
   edition: number;
@@ -231,6 +248,10 @@ export function confirmMinedUpTo(
       .set({ status: "confirmed", updatedAt: sql`now()` })
       .where(and(eq(collectibles.status, "pending"), lte(collectibles.minedBlock, block)))
       .returning({ id: collectibles.id, organizationId: collectibles.organizationId });
+    await lockClaimCounters(
+      tx,
+      sql`select ${claims.collectibleId} from ${claims} where ${and(eq(claims.status, "pending"), lte(claims.minedBlock, block))}`,
+    );
     const confirmedClaims = await tx
       .update(claims)
       .set({ status: "confirmed", updatedAt: sql`now()` })

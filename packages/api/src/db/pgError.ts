@@ -29,6 +29,15 @@ export function uniqueViolation(error: unknown): string | undefined {
 }
 
 /**
+ * Whether PostgreSQL ended the transaction to break a deadlock (40P01): run again, it succeeds.
+ * A claim group's insert waits for the relayer's transaction when a holder claims again while
+ * their earlier claim is being confirmed, and the confirmation can then wait for the group.
+ */
+export function deadlockDetected(error: unknown): boolean {
+  return pgErrorOf(error)?.code === "40P01";
+}
+
+/**
  * For the operator, never a client: the database's own words for a failure Drizzle wrapped
  * ("Failed query: …" hides them in `cause`), with its detail, hint and SQLSTATE code.
  */

@@ -21,6 +21,7 @@ import {
   recordCreatedObject,
   recordCreatedObjects,
 } from "../db/idempotencyKeys.ts";
+import { deadlockDetected } from "../db/pgError.ts";
 import type { Scope } from "../db/scope.ts";
 import { createUsers, deleteNewUsers, findUsers, type UserRow, usersByEmail } from "../db/users.ts";
 import { nextWalletIndexes } from "../db/walletIndexes.ts";
@@ -62,17 +63,26 @@ export async function storeClaimGroup(
   return outcomes;
 }
 
-function storeOneScope(deps: RouteDeps, requests: ClaimRequest[]): Promise<Outcome[]> {
+/** A group's transaction is run again this many times when PostgreSQL ends it for a deadlock. */
+const DEADLOCK_RETRIES = 3;
+
+async function storeOneScope(deps: RouteDeps, requests: ClaimRequest[]): Promise<Outcome[]> {
   const scope = (requests[0] as ClaimRequest).scope;
-  return deps.db
-    .transaction(async (tx) => {
-      const outcomes = await placeTogether(deps, tx, scope, requests);
-      for (const [index, request] of requests.entries()) {
-        outcomes[index] ??= await storeInSavepoint(deps, tx, scope, request);
-      }
-      return outcomes as Outcome[];
-    })
-    .catch((error: unknown) => Promise.reject(asConflict(error)));
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await deps.db.transaction(async (tx) => {
+        const outcomes = await placeTogether(deps, tx, scope, requests);
+        for (const [index, request] of requests.entries()) {
+          outcomes[index] ??= await storeInSavepoint(deps, tx, scope, request);
+        }
+        return outcomes as Outcome[];
+      });
+    } catch (error) {
+      // Rolled back whole, so running it again stores each claim once.
+      if (deadlockDetected(error) && attempt < DEADLOCK_RETRIES) continue;
+      throw asConflict(error);
+    }
+  }
 }
 
 /**
