@@ -45,9 +45,13 @@ describe.concurrent("indexer start-up", () => {
 
   test("without DATABASE_URL it exits, naming it and what sets it", async () => {
     const deploymentsDir = tempDir("indexer-nodb-");
-    await deployCollectibles({ rpcUrl: chain.rpcUrl, deploymentsDir });
+    // A chain of its own: the cases run side by side, and two deploys from one account on one
+    // chain would race for its nonce.
+    const own = await startLocalChain();
+    chains.push(own);
+    await deployCollectibles({ rpcUrl: own.rpcUrl, deploymentsDir });
     // An empty DATABASE_URL is an unset one: Ponder would fall back to a PGlite of its own.
-    const start = startIndexer({ rpcUrl: chain.rpcUrl, deploymentsDir, databaseUrl: "" });
+    const start = startIndexer({ rpcUrl: own.rpcUrl, deploymentsDir, databaseUrl: "" });
     await expect(start).rejects.toThrow(/DATABASE_URL is not set.*pnpm start/s);
   });
 

@@ -9,13 +9,14 @@ import path from "node:path";
 import { deployCollectibles } from "@collectibles/deploy/testing";
 import { type LocalChain, startLocalChain } from "@collectibles/devkit/chain";
 import { createPublicClient, http } from "viem";
+import { generatePrivateKey, privateKeyToAddress } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { apiProcessesPerFile, jsonOf } from "../test/apiProcess.ts";
 import { until } from "../test/faults.ts";
 
 const API_KEY = "ck_test_unknowncollectiblerefusalrefuse";
-/** Hardhat's public development account #0 (the deploy's minter), on a chain that is not 31337. */
-const RELAYER_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
+/** A key of its own: the development accounts' keys are refused on a chain other than 31337. */
+const RELAYER_KEY = generatePrivateKey();
 const TIMEOUT = 180_000;
 
 let chain: LocalChain;
@@ -26,7 +27,13 @@ const { start, call, createCollectible } = apiProcessesPerFile({
   async setUp() {
     chain = await startLocalChain({ chainId: 100 });
     deploymentsDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-refusal-deployments-"));
-    await deployCollectibles({ rpcUrl: chain.rpcUrl, deploymentsDir });
+    const relayer = privateKeyToAddress(RELAYER_KEY);
+    await deployCollectibles({ rpcUrl: chain.rpcUrl, deploymentsDir, minter: relayer });
+    // Gas money for the relayer, as an operator would send it.
+    await createPublicClient({ transport: http(chain.rpcUrl) }).request({
+      method: "anvil_setBalance",
+      params: [relayer, "0x56BC75E2D63100000"],
+    } as never);
     return {
       RPC_URL: chain.rpcUrl,
       CHAIN_ID: "100",
