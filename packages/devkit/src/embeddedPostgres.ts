@@ -351,3 +351,14 @@ export async function startTestPostgres(): Promise<{ url: string; stop(): Promis
     },
   };
 }
+
+/**
+ * The server a test run creates its databases on: TEST_DATABASE_URL's (a role allowed to CREATE
+ * DATABASE) when set, else a throw-away one from npm (`startTestPostgres`). `stop()` stops only
+ * a server this started.
+ */
+export async function testRunPostgres(): Promise<{ url: string; stop(): Promise<void> }> {
+  const given = process.env.TEST_DATABASE_URL;
+  if (given) return { url: given, stop: async () => {} };
+  return startTestPostgres();
+}

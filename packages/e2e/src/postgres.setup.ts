@@ -4,7 +4,7 @@
  * server from npm started once for the run. Each test creates its databases on it. The default
  * stacks need none of this: `pnpm start` runs its own PostgreSQL in its data folder.
  */
-import { startTestPostgres } from "@collectibles/devkit/embedded-postgres";
+import { testRunPostgres } from "@collectibles/devkit/embedded-postgres";
 import type { TestProject } from "vitest/node";
 
 declare module "vitest" {
@@ -15,10 +15,7 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject) {
-  const given = process.env.TEST_DATABASE_URL;
-  const server = given ? undefined : await startTestPostgres();
-  project.provide("postgresUrl", given ?? (server?.url as string));
-  return async () => {
-    await server?.stop();
-  };
+  const server = await testRunPostgres();
+  project.provide("postgresUrl", server.url);
+  return () => server.stop();
 }

@@ -3,7 +3,7 @@
  * or, when it is unset, a throw-away server from npm started once for the run. Each test file
  * creates databases of its own on it.
  */
-import { startTestPostgres } from "@collectibles/devkit/embedded-postgres";
+import { testRunPostgres } from "@collectibles/devkit/embedded-postgres";
 import type { TestProject } from "vitest/node";
 
 declare module "vitest" {
@@ -14,10 +14,7 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject) {
-  const given = process.env.TEST_DATABASE_URL;
-  const server = given ? undefined : await startTestPostgres();
-  project.provide("postgresUrl", given ?? (server?.url as string));
-  return async () => {
-    await server?.stop();
-  };
+  const server = await testRunPostgres();
+  project.provide("postgresUrl", server.url);
+  return () => server.stop();
 }

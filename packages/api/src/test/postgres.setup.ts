@@ -3,7 +3,7 @@
  * CREATE DATABASE), or, when it is unset, a throw-away server from npm started for this run. A
  * migrated template database is made once; each test file's database is a copy of it.
  */
-import { startTestPostgres } from "@collectibles/devkit/embedded-postgres";
+import { testRunPostgres } from "@collectibles/devkit/embedded-postgres";
 import { createPostgresDatabase } from "@collectibles/devkit/postgres";
 import type { TestProject } from "vitest/node";
 import { openDatabase } from "../db/client.ts";
@@ -18,9 +18,8 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject) {
-  const given = process.env.TEST_DATABASE_URL;
-  const server = given ? undefined : await startTestPostgres();
-  const url = given ?? (server?.url as string);
+  const server = await testRunPostgres();
+  const { url } = server;
   try {
     const template = await createPostgresDatabase(url, "api_template");
     const migrated = await openDatabase({ url: template.url, poolSize: 1 });
@@ -29,11 +28,11 @@ export default async function setup(project: TestProject) {
     project.provide("migratedTemplate", new URL(template.url).pathname.slice(1));
     return async () => {
       await template.drop();
-      await server?.stop();
+      await server.stop();
     };
   } catch (error) {
-    await server?.stop();
-    throw given
+    await server.stop();
+    throw process.env.TEST_DATABASE_URL
       ? new Error(`TEST_DATABASE_URL is unusable: ${(error as Error).message}`, { cause: error })
       : error;
   }

@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { startApiProcess } from "@collectibles/api/testing/apiProcess";
 import { startChainStack } from "@collectibles/api/testing/chainStack";
-import { startTestPostgres } from "@collectibles/devkit/embedded-postgres";
+import { testRunPostgres } from "@collectibles/devkit/embedded-postgres";
 import { createPostgresDatabase } from "@collectibles/devkit/postgres";
 import type { TestProject } from "vitest/node";
 
@@ -28,15 +28,15 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject) {
-  const server = process.env.TEST_DATABASE_URL ? undefined : await startTestPostgres();
-  const postgresUrl = process.env.TEST_DATABASE_URL ?? (server?.url as string);
+  const server = await testRunPostgres();
+  const postgresUrl = server.url;
   const database = await createPostgresDatabase(postgresUrl, "client_test");
   const stack = await startChainStack({ postgresUrl });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "client-api-"));
   const cleanUp = async () => {
     await stack.stop();
     await database.drop();
-    await server?.stop();
+    await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
   try {
