@@ -93,6 +93,13 @@ describe("list counts kept by the database", () => {
   it("count users per organization and in a subtree, and follow deactivations and deletes", async () => {
     const activeUsers = (where: ReturnType<typeof sql>) =>
       sql`select count(*) from users where is_active and ${where}`;
+    const childsUsers = () =>
+      listed(
+        listUsers,
+        everything,
+        { organization_id: child },
+        activeUsers(sql`organization_id = ${child}`),
+      );
     expect(await listed(listUsers, everything, {}, activeUsers(sql`true`))).toBe(55);
     expect(
       await listed(
@@ -102,27 +109,13 @@ describe("list counts kept by the database", () => {
         activeUsers(sql`organization_id <> ${elsewhere}`),
       ),
     ).toBe(50);
-    expect(
-      await listed(
-        listUsers,
-        everything,
-        { organization_id: child },
-        activeUsers(sql`organization_id = ${child}`),
-      ),
-    ).toBe(20);
+    expect(await childsUsers()).toBe(20);
 
     await run(
       sql`update users set is_active = false where organization_id = ${child} and wallet_index < 205`,
     );
     await run(sql`delete from users where organization_id = ${elsewhere} and wallet_index = 300`);
-    expect(
-      await listed(
-        listUsers,
-        everything,
-        { organization_id: child },
-        activeUsers(sql`organization_id = ${child}`),
-      ),
-    ).toBe(15);
+    expect(await childsUsers()).toBe(15);
     expect(await listed(listUsers, everything, {}, activeUsers(sql`true`))).toBe(49);
     // Active again: counted again.
     await run(sql`update users set is_active = true where organization_id = ${child}`);
