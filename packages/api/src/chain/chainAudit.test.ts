@@ -43,7 +43,7 @@ const rpc = (method: string, params: unknown[] = []) =>
   stack.client.request({ method, params } as never) as Promise<unknown>;
 
 describe("a local chain that lost its last blocks", { timeout: TIMEOUT }, () => {
-  it("gets every claim it lacks sent again, and each ends confirmed once on-chain", async () => {
+  it("is not ready while a claim the chain lacks is confirmed, sends each again, and each ends confirmed once on-chain", async () => {
     let api = await start();
     const org = await jsonOf(await call(api.url, "POST", "/organizations", { name: "Audit" }));
     const created = await jsonOf(await createCollectible(api.url, org.data.id, "Kept", 10));
@@ -72,6 +72,22 @@ describe("a local chain that lost its last blocks", { timeout: TIMEOUT }, () => 
     expect(await claimedOf()).toBe(0n);
 
     api = await start({ CHAIN_AUDIT: "1" });
+    // Ready means its answers can be trusted: no claim the chain lacks is still `confirmed`.
+    await until(
+      "/ready answers 200",
+      async () => ((await call(api.url, "GET", "/ready")).status === 200 ? true : undefined),
+      { timeoutMs: 60_000 },
+    );
+    for (const id of claims) {
+      const claim = await jsonOf(await call(api.url, "GET", `/claims/${id}`));
+      const onChain = await stack.client.readContract({
+        address: stack.contract,
+        abi: collectiblesAbi,
+        functionName: "isClaimed",
+        args: [uuidToBytes16(collectibleId), uuidToBytes16(id)],
+      });
+      if (claim.data.status === "confirmed") expect(onChain).toBe(true);
+    }
     await until(
       "the lost claims minted again",
       async () => ((await claimedOf()) === 3n ? true : undefined),

@@ -74,8 +74,11 @@ export function startChainServices(
       name: "relayer",
       critical: true,
       check: async () => {
-        const { chainProblem, stuckAtFeeCap } = relayer.status();
+        const { chainProblem, stuckAtFeeCap, auditPending } = relayer.status();
         if (chainProblem) throw new Error(chainProblem);
+        if (auditPending) {
+          throw new Error("checking the objects recorded as mined against the chain (CHAIN_AUDIT)");
+        }
         const [oldest, ...others] = stuckAtFeeCap;
         if (!oldest) return;
         const seconds = Math.round((Date.now() - oldest.since) / 1000);

@@ -49,6 +49,11 @@ export interface RelayerStatus {
   stuckAtFeeCap: StuckTransaction[];
   /** Why the relayer refuses to send on this chain (see chainAudit.ts), until a restart. */
   chainProblem: string | null;
+  /**
+   * Objects recorded as mined are still to be checked against the chain (after an unclean
+   * stop): until then a `confirmed` this process serves may be one the chain lost.
+   */
+  auditPending: boolean;
 }
 
 const IDLE_MS = 200;
@@ -64,6 +69,8 @@ export class Relayer {
   private wake: (() => void) | undefined;
   private lastError: string | null = null;
   private audited = false;
+  /** The last try to take the sending lock found another process holding it. */
+  private lockedOut = false;
   private chainProblem: string | null = null;
   private readonly abort = new AbortController();
   private readonly ctx: RelayerContext;
@@ -109,6 +116,8 @@ export class Relayer {
       lastError: this.lastError,
       stuckAtFeeCap: this.options.chain.stuckAtFeeCap(),
       chainProblem: this.chainProblem,
+      // Another process holding the lock audits; this one cannot.
+      auditPending: Boolean(this.options.audit?.objects) && !this.audited && !this.lockedOut,
     };
   }
 
@@ -133,6 +142,7 @@ export class Relayer {
       try {
         if (!this.lock) {
           this.lock = await this.options.database.tryLock(lockName);
+          this.lockedOut = !this.lock;
           if (!this.lock) {
             await this.sleep(LOCK_RETRY_MS);
             continue;
