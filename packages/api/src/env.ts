@@ -142,6 +142,11 @@ const EnvSchema = z.object({
   RELAYER_BATCH_SIZE: int(1, 500).default(100),
   /** Batch transactions in flight at once (consecutive nonces). */
   RELAYER_MAX_IN_FLIGHT: int(1, 64).default(8),
+  /**
+   * Blocks below the head that count as final on a chain without a `finalized` block tag (a
+   * chain with one, anvil included, is followed by its tag).
+   */
+  FINALITY_DEPTH: int(1, 100_000).default(64),
   /** A transaction not mined after this long is replaced with a higher fee (same nonce). */
   TX_REPLACE_AFTER_MS: int(1_000, 3_600_000).default(60_000),
   /**

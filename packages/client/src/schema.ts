@@ -698,6 +698,12 @@ export interface components {
             is_active: boolean;
             /**
              * Format: date-time
+             * @description When its block became final (at or below the chain's finalized block): a reorg can no longer take it back. Null until then; a confirmation before it can be withdrawn (`*.reorged` event) and made again
+             * @example 2026-11-23T08:00:00.000Z
+             */
+            finalized_at: string | null;
+            /**
+             * Format: date-time
              * @description ISO 8601, UTC, milliseconds
              * @example 2026-11-23T08:00:00.000Z
              */
@@ -840,6 +846,12 @@ export interface components {
             is_active: boolean;
             /**
              * Format: date-time
+             * @description When its block became final (at or below the chain's finalized block): a reorg can no longer take it back. Null until then; a confirmation before it can be withdrawn (`*.reorged` event) and made again
+             * @example 2026-11-23T08:00:00.000Z
+             */
+            finalized_at: string | null;
+            /**
+             * Format: date-time
              * @description ISO 8601, UTC, milliseconds
              * @example 2026-11-23T08:00:00.000Z
              */
@@ -956,7 +968,7 @@ export interface components {
             secret: string;
         };
         /** @enum {string} */
-        EventType: "collectible.confirmed" | "collectible.failed" | "claim.confirmed" | "claim.failed" | "claim.transferred";
+        EventType: "collectible.confirmed" | "collectible.failed" | "claim.confirmed" | "claim.failed" | "claim.transferred" | "collectible.reorged" | "collectible.finalized" | "claim.reorged" | "claim.finalized";
         Webhook: {
             /**
              * Format: uuid

@@ -7,6 +7,7 @@
 import { claimBatchGasCeiling, collectiblesAbi } from "@collectibles/contracts";
 import {
   type Address,
+  BlockNotFoundError,
   createPublicClient,
   type Hex,
   http,
@@ -27,6 +28,12 @@ import {
   revertReasonOf,
 } from "./contractCalls.ts";
 import { createTransactionSender } from "./transactionSender.ts";
+
+/** A block of the chain: its number and hash (a reorg that replaces it changes the hash). */
+export interface ChainBlock {
+  number: bigint;
+  hash: Hex;
+}
 
 export interface ChainClientOptions {
   rpcUrl: string;
@@ -153,7 +160,13 @@ export function createChainClient(options: ChainClientOptions) {
         eventName: "ClaimSkipped",
         logs: ours,
       }).map(({ args }) => ({ ...args }));
-      return { hash, blockNumber: receipt.blockNumber, status: receipt.status, skipped };
+      return {
+        hash,
+        blockNumber: receipt.blockNumber,
+        blockHash: receipt.blockHash,
+        status: receipt.status,
+        skipped,
+      };
     } catch (error) {
       if (error instanceof TransactionReceiptNotFoundError) return undefined;
       throw error;
@@ -169,6 +182,8 @@ export function createChainClient(options: ChainClientOptions) {
     replaceAfterMs: options.replaceAfterMs,
     feeCap,
     receiptOf,
+    // Long enough that a transaction the node still holds shows in its pending nonce.
+    dropCheckAfterMs: Math.max(2_000, pollMs * 20),
   });
 
   return {
@@ -188,6 +203,33 @@ export function createChainClient(options: ChainClientOptions) {
       if (id !== chainId) throw new Error(`RPC serves chain ${id}, expected ${chainId}`);
     },
     blockNumber: () => client.getBlockNumber({ cacheTime: 0 }),
+    /** The chain's latest block. */
+    async head(): Promise<ChainBlock> {
+      const block = await client.getBlock({ blockTag: "latest" });
+      return { number: block.number, hash: block.hash };
+    },
+    /** The canonical block at `number` (its hash), or undefined when the chain is shorter. */
+    async blockAt(number: bigint): Promise<ChainBlock | undefined> {
+      try {
+        const block = await client.getBlock({ blockNumber: number });
+        return { number: block.number, hash: block.hash };
+      } catch (error) {
+        if (error instanceof BlockNotFoundError) return undefined;
+        throw error;
+      }
+    },
+    /**
+     * The chain's finalized block number: its `finalized` tag, or `depth` blocks below the head
+     * where the chain has no such tag.
+     */
+    async finalizedBlock(depth: number): Promise<bigint> {
+      try {
+        return (await client.getBlock({ blockTag: "finalized" })).number;
+      } catch {
+        const head = await client.getBlockNumber({ cacheTime: 0 });
+        return head > BigInt(depth) ? head - BigInt(depth) : 0n;
+      }
+    },
     /** Whether the contract has code on this chain. */
     async contractDeployed(): Promise<boolean> {
       const code = await client.getCode({ address: contract });

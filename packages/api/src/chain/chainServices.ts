@@ -14,6 +14,7 @@ import { type Env, relayerKeyOf } from "../env.ts";
 import type { Logger } from "../logger.ts";
 import { createStatusWaiter } from "../services/statusWaiter.ts";
 import { createChainClient } from "./chainClient.ts";
+import { finalityCheck } from "./finality.ts";
 import { Relayer } from "./relayer.ts";
 import { syncCheck } from "./syncCheck.ts";
 import { startTransferFollower } from "./transferFollower.ts";
@@ -62,6 +63,7 @@ export function startChainServices(
       // Only the local development chain is repaired by sending again.
       repair: env.CHAIN_ID === 31_337,
     },
+    finalityDepth: env.FINALITY_DEPTH,
   });
   relayer.start();
   const transferFollower = indexer
@@ -91,6 +93,7 @@ export function startChainServices(
     },
   ];
   readiness.push(
+    finalityCheck(database.db, () => relayer.status().lastReorg),
     syncCheck({
       chain: client,
       indexer,

@@ -16,6 +16,7 @@ import {
   unsentClaims,
 } from "../db/chainIntents.ts";
 import {
+  blockOf,
   type ClaimBatchCall,
   GasCapExceededError,
   type MinedTransaction,
@@ -128,10 +129,10 @@ async function batchMined(ctx: RelayerContext, batch: ClaimIntent[], tx: MinedTr
   await markClaimsMined(
     ctx.db,
     batch.filter((row) => !skipped.has(row.id)).map((row) => row.id),
-    tx.blockNumber,
+    blockOf(tx),
     tx.hash,
   );
-  await markClaimsMined(ctx.db, mintedBefore, tx.blockNumber, null);
+  await markClaimsMined(ctx.db, mintedBefore, blockOf(tx), null);
 }
 
 /** A batch reverted when mined although its estimate passed: find out claim by claim. */

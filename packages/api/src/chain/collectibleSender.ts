@@ -10,7 +10,7 @@ import {
   markCollectibleMined,
   unsentCollectibles,
 } from "../db/chainIntents.ts";
-import { type ContractCall, idOf, RevertedError } from "./contractCalls.ts";
+import { blockOf, type ContractCall, idOf, RevertedError } from "./contractCalls.ts";
 import { dispatch, type Job, type RelayerContext } from "./relayerContext.ts";
 
 /** Sends every collectible waiting to be created (at most maxInFlight at once). */
@@ -25,7 +25,7 @@ export async function sendCollectibles(ctx: RelayerContext): Promise<boolean> {
       jobs.push({
         call,
         gas,
-        onMined: (tx) => markCollectibleMined(ctx.db, row.id, tx.blockNumber, tx.hash),
+        onMined: (tx) => markCollectibleMined(ctx.db, row.id, blockOf(tx), tx.hash),
         onReverted: () => collectibleRefused(ctx, row, call),
       });
     } catch (error) {
@@ -49,7 +49,7 @@ async function collectibleRefused(ctx: RelayerContext, row: CollectibleIntent, c
 
 async function collectibleRefusedWith(ctx: RelayerContext, row: CollectibleIntent, reason: string) {
   if (reason === "CollectibleAlreadyExists") {
-    await markCollectibleMined(ctx.db, row.id, await ctx.chain.blockNumber(), null);
+    await markCollectibleMined(ctx.db, row.id, await ctx.chain.head(), null);
   } else {
     ctx.logger.warn({ collectible: row.id, reason }, "collectible refused by chain");
     await markCollectibleFailed(ctx.db, row.id, reason);

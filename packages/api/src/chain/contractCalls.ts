@@ -19,6 +19,23 @@ export class RevertedError extends Error {
   }
 }
 
+/**
+ * The chain will never mine this transaction: no version of it is mined and its nonce is taken
+ * by another transaction, or the chain's next nonce is below it (a reorg dropped the account's
+ * earlier transactions, or the node evicted them), so the node holds it behind a gap.
+ */
+export class DroppedTransactionError extends Error {
+  override name = "DroppedTransactionError";
+  constructor(
+    readonly nonce: number,
+    readonly chainNonce: number,
+  ) {
+    super(
+      `transaction with nonce ${nonce} cannot be mined: the chain's next nonce is ${chainNonce}`,
+    );
+  }
+}
+
 /** A call would need more gas than its ceiling allows; it is not sent. */
 export class GasCapExceededError extends Error {
   override name = "GasCapExceededError";
@@ -42,10 +59,15 @@ export interface SkippedClaim {
 export interface MinedTransaction {
   hash: Hex;
   blockNumber: bigint;
+  /** The block's hash: a reorg that replaces the block changes it (see chain/finality.ts). */
+  blockHash: Hex;
   status: "success" | "reverted";
   /** Claims the transaction skipped instead of minting. */
   skipped: SkippedClaim[];
 }
+
+/** The block a transaction was mined in, as the intents record it. */
+export const blockOf = (tx: MinedTransaction) => ({ number: tx.blockNumber, hash: tx.blockHash });
 
 export interface SentTransaction {
   hash: Hex;

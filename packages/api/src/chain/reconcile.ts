@@ -15,7 +15,7 @@ import type { RelayerContext } from "./relayerContext.ts";
 /** Marks every unmined intent the chain already has as mined (at the current block). */
 export async function reconcile(ctx: RelayerContext): Promise<void> {
   const { chain, logger } = ctx;
-  const block = await chain.blockNumber();
+  const block = await chain.head();
   let found = 0;
   for (const row of await unsentCollectibles(ctx.db, 100_000)) {
     if (await chain.collectibleExists(row.id)) {

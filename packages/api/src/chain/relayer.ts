@@ -25,6 +25,7 @@ import type { ChainClient } from "./chainClient.ts";
 import { sendClaims } from "./claimSender.ts";
 import { sendCollectibles } from "./collectibleSender.ts";
 import type { StuckTransaction } from "./contractCalls.ts";
+import { followFinality, type ReorgSeen } from "./finality.ts";
 import { reconcile } from "./reconcile.ts";
 import type { RelayerContext } from "./relayerContext.ts";
 
@@ -40,6 +41,8 @@ export interface RelayerOptions {
   onChange?: () => void;
   /** Checked before the first send; without it the relayer trusts the chain. */
   audit?: AuditOptions;
+  /** Blocks below the head that are final on a chain without a `finalized` tag. */
+  finalityDepth: number;
 }
 
 export interface RelayerStatus {
@@ -54,12 +57,15 @@ export interface RelayerStatus {
    * stop): until then a `confirmed` this process serves may be one the chain lost.
    */
   auditPending: boolean;
+  /** The last reorg that took back mined objects, since this process started. */
+  lastReorg: ReorgSeen | null;
 }
 
 const IDLE_MS = 200;
 const INDEXER_POLL_MS = 40;
 const MAX_BACKOFF_MS = 5_000;
 const LOCK_RETRY_MS = 2_000;
+const FINALITY_POLL_MS = 1_000;
 
 export class Relayer {
   private running = false;
@@ -72,6 +78,8 @@ export class Relayer {
   /** The last try to take the sending lock found another process holding it. */
   private lockedOut = false;
   private chainProblem: string | null = null;
+  private lastReorg: ReorgSeen | null = null;
+  private finalityCheckedAt = 0;
   private readonly abort = new AbortController();
   private readonly ctx: RelayerContext;
 
@@ -118,6 +126,7 @@ export class Relayer {
       chainProblem: this.chainProblem,
       // Another process holding the lock audits; this one cannot.
       auditPending: Boolean(this.options.audit?.objects) && !this.audited && !this.lockedOut,
+      lastReorg: this.lastReorg,
     };
   }
 
@@ -194,8 +203,19 @@ export class Relayer {
     }
   }
 
-  /** One round: confirm what the indexer has, create collectibles, send claims. */
+  /**
+   * One round: take back what a reorg replaced and make final what is (once a second), confirm
+   * what the indexer has, create collectibles, send claims.
+   */
   private async tick(): Promise<boolean> {
+    if (Date.now() - this.finalityCheckedAt >= FINALITY_POLL_MS) {
+      this.finalityCheckedAt = Date.now();
+      const reorg = await followFinality(this.ctx, this.options.finalityDepth);
+      if (reorg) {
+        this.lastReorg = reorg;
+        return true; // Reconcile with the chain (the loop does it first) before sending.
+      }
+    }
     const confirmed = await this.confirmIndexed();
     const created = await sendCollectibles(this.ctx);
     const sent = await sendClaims(this.ctx);

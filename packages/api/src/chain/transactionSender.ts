@@ -6,11 +6,12 @@
 import { collectiblesAbi } from "@collectibles/contracts";
 import { type Address, encodeFunctionData, type Hex, keccak256, type PublicClient } from "viem";
 import type { PrivateKeyAccount } from "viem/accounts";
-import type {
-  ContractCall,
-  MinedTransaction,
-  SentTransaction,
-  StuckTransaction,
+import {
+  type ContractCall,
+  DroppedTransactionError,
+  type MinedTransaction,
+  type SentTransaction,
+  type StuckTransaction,
 } from "./contractCalls.ts";
 
 export interface SenderOptions {
@@ -25,6 +26,8 @@ export interface SenderOptions {
   feeCap: bigint | undefined;
   /** The receipt of `hash` with what the contract skipped, or undefined while unmined. */
   receiptOf(hash: Hex): Promise<MinedTransaction | undefined>;
+  /** Unmined this long, a transaction is checked against the account's nonces on the chain. */
+  dropCheckAfterMs: number;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -39,8 +42,9 @@ export function createTransactionSender(options: SenderOptions) {
    * Signs `call` with `nonce` and broadcasts it; `mined` resolves with the receipt of whichever
    * version was mined. Past `replaceAfterMs` a version with fees 25% higher replaces it, never
    * above the fee cap; one the cap leaves no room to replace (less than the 10% bump nodes
-   * require) is reported by `stuckAtFeeCap()` until it is mined. Rejects `mined` only when
-   * `signal` aborts.
+   * require) is reported by `stuckAtFeeCap()` until it is mined. Rejects `mined` when `signal`
+   * aborts, and with `DroppedTransactionError` when the chain can no longer mine it (the
+   * relayer then reconciles and sends again from the chain's nonce).
    */
   async function send(
     call: ContractCall,
@@ -67,17 +71,28 @@ export function createTransactionSender(options: SenderOptions) {
     const hash = keccak256(first);
     await client.sendRawTransaction({ serializedTransaction: first });
 
+    const hashes: Hex[] = [hash];
+    const minedVersion = async () => {
+      for (const candidate of hashes) {
+        const receipt = await receiptOf(candidate);
+        if (receipt) return receipt;
+      }
+      return undefined;
+    };
     const mined = (async () => {
-      const hashes: Hex[] = [hash];
-      let sentAt = Date.now();
+      const broadcastAt = Date.now();
+      let sentAt = broadcastAt;
+      let checkedNonceAt = broadcastAt;
       try {
         for (;;) {
           if (signal?.aborted) throw new Error("relayer stopped");
           await sleep(pollMs);
           try {
-            for (const candidate of hashes) {
-              const receipt = await receiptOf(candidate);
-              if (receipt) return receipt;
+            const receipt = await minedVersion();
+            if (receipt) return receipt;
+            if (Date.now() - checkedNonceAt > options.dropCheckAfterMs) {
+              checkedNonceAt = Date.now();
+              await throwIfDropped(nonce, minedVersion);
             }
             if (Date.now() - sentAt <= options.replaceAfterMs) continue;
             sentAt = Date.now();
@@ -96,7 +111,8 @@ export function createTransactionSender(options: SenderOptions) {
             hashes.push(keccak256(replacement));
             // "nonce too low" here means an earlier version was just mined: keep polling.
             await client.sendRawTransaction({ serializedTransaction: replacement }).catch(() => {});
-          } catch {
+          } catch (error) {
+            if (error instanceof DroppedTransactionError) throw error;
             // The RPC is unreachable: keep polling until it answers again (or the relayer stops).
           }
         }
@@ -105,6 +121,25 @@ export function createTransactionSender(options: SenderOptions) {
       }
     })();
     return { hash, mined };
+  }
+
+  /**
+   * Throws `DroppedTransactionError` when the chain cannot mine the transaction at `nonce` any
+   * more: a later nonce of the account is mined while none of its versions is, or the chain's
+   * next nonce counting pending transactions is at or below it (a gap the node will not fill).
+   */
+  async function throwIfDropped(
+    nonce: number,
+    minedVersion: () => Promise<MinedTransaction | undefined>,
+  ): Promise<void> {
+    const [latest, pending] = await Promise.all([
+      client.getTransactionCount({ address: account.address, blockTag: "latest" }),
+      client.getTransactionCount({ address: account.address, blockTag: "pending" }),
+    ]);
+    if (latest <= nonce && pending > nonce) return;
+    // Mined between the receipt check and the nonce read: not dropped.
+    if (latest > nonce && (await minedVersion())) return;
+    throw new DroppedTransactionError(nonce, latest);
   }
 
   return {

@@ -4,8 +4,9 @@
  */
 import { and, asc, eq, inArray, isNotNull, isNull, lte, type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "./client.ts";
+import { collectibleClaimCounts } from "./countSchema.ts";
 import { claimEventObjects, recordEvents } from "./events.ts";
-import { claims, collectibleClaimCounts, collectibles } from "./schema.ts";
+import { claims, collectibles } from "./schema.ts";
 
 export type CollectibleIntent = Pick<
   typeof collectibles.$inferSelect,
@@ -74,13 +75,21 @@ export function unsentClaims(
     .limit(limit);
 }
 
+/** A block of the chain: its number, and its hash (which a reorg that replaces it changes). */
+export interface BlockRef {
+  number: bigint;
+  hash: string;
+}
+
 /**
  * Records the block a pending row was mined in. `hash` is null when the row was found minted
- * without a transaction of this send (reconcile, an earlier batch): the stored hash stays.
+ * without a transaction of this send (reconcile, an earlier batch): the stored hash stays, and
+ * `block` is a block at or after its mint (a reorg that takes the mint replaces that one too).
  */
-function minedIn(table: typeof collectibles | typeof claims, block: bigint, hash: string | null) {
+function minedIn(table: typeof collectibles | typeof claims, block: BlockRef, hash: string | null) {
   return {
-    minedBlock: block,
+    minedBlock: block.number,
+    minedBlockHash: block.hash,
     transactionHash: hash ?? sql`${table.transactionHash}`,
     updatedAt: sql`now()`,
   };
@@ -89,7 +98,7 @@ function minedIn(table: typeof collectibles | typeof claims, block: bigint, hash
 export async function markCollectibleMined(
   q: Queryable,
   id: string,
-  block: bigint,
+  block: BlockRef,
   hash: string | null,
 ): Promise<void> {
   await q
@@ -127,7 +136,7 @@ export async function markCollectibleFailed(q: Queryable, id: string, reason: st
 export async function markClaimsMined(
   q: Queryable,
   ids: string[],
-  block: bigint,
+  block: BlockRef,
   hash: string | null,
 ): Promise<void> {
   if (ids.length === 0) return;

@@ -1,10 +1,11 @@
 /** Claim queries, within the caller's organization scope (through the claim's collectible). */
 import { and, eq, inArray, or, sql } from "drizzle-orm";
 import type { Queryable } from "./client.ts";
+import { collectibleClaimCounts } from "./countSchema.ts";
 import type { Presentable, Shown } from "./pageRows.ts";
 import { preparedOnce } from "./prepared.ts";
 import { listOf } from "./readers.ts";
-import { claims, collectibleClaimCounts, collectibles, users } from "./schema.ts";
+import { claims, collectibles, users } from "./schema.ts";
 import { preparedScope, type Scope, visibleClaim, visibleCollectible } from "./scope.ts";
 
 export type ClaimRow = typeof claims.$inferSelect;

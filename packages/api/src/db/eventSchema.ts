@@ -14,6 +14,11 @@ export const EVENT_TYPES = [
   "claim.confirmed",
   "claim.failed",
   "claim.transferred",
+  // Finality (see chain/finality.ts): a confirmation withdrawn by a reorg, and one made final.
+  "collectible.reorged",
+  "collectible.finalized",
+  "claim.reorged",
+  "claim.finalized",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

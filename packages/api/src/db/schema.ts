@@ -22,7 +22,16 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import { belongsTo, createdAt, deletedAt, generatedId, moment, updatedAt } from "./columns.ts";
+import {
+  belongsTo,
+  createdAt,
+  deletedAt,
+  finalityColumns,
+  generatedId,
+  moment,
+  unfinalized,
+  updatedAt,
+} from "./columns.ts";
 
 /** Storage keys of one stored image and its variants (see `images/imageProcessor.ts`). */
 export type StoredImage = {
@@ -162,6 +171,7 @@ export const collectibles = pgTable(
     transactionHash: text("transaction_hash"),
     /** Block the creation was mined in; set before `confirmed` (which waits for the indexer). */
     minedBlock: bigint("mined_block", { mode: "bigint" }),
+    ...finalityColumns(),
     failureReason: text("failure_reason"),
     isActive: boolean("is_active").notNull().default(true),
     createdAt: createdAt(),
@@ -171,6 +181,7 @@ export const collectibles = pgTable(
     index("collectibles_created_at_id_idx").on(t.createdAt, t.id),
     index("collectibles_organization_id_idx").on(t.organizationId),
     index("collectibles_pending_idx").on(t.createdAt).where(sql`${t.status} = 'pending'`),
+    index("collectibles_unfinalized_idx").on(t.minedBlock).where(unfinalized(t)),
     uniqueIndex("collectibles_organization_external_id_unique")
       .on(t.organizationId, t.externalId)
       .where(sql`${t.externalId} is not null`),
@@ -203,6 +214,7 @@ export const claims = pgTable(
     status: text("status").$type<ChainStatus>().notNull().default("pending"),
     transactionHash: text("transaction_hash"),
     minedBlock: bigint("mined_block", { mode: "bigint" }),
+    ...finalityColumns(),
     /** Set when a batch holding this claim reverted: it is sent alone from then on. */
     sendAlone: boolean("send_alone").notNull().default(false),
     failureReason: text("failure_reason"),
@@ -216,6 +228,7 @@ export const claims = pgTable(
     index("claims_holder_id_idx").on(t.holderId),
     index("claims_holder_address_idx").on(sql`lower(coalesce(${t.heldBy}, ${t.mintedTo}))`),
     index("claims_pending_idx").on(t.createdAt, t.id).where(sql`${t.status} = 'pending'`),
+    index("claims_unfinalized_idx").on(t.minedBlock).where(unfinalized(t)),
     // `updated_since`: what changed since a time, counted from here (see readers.ts).
     index("claims_updated_at_idx").on(t.updatedAt),
     // A holder claims a collectible at most once; a failed claim does not count.
@@ -230,27 +243,6 @@ export const claims = pgTable(
       .where(sql`${t.externalId} is not null`),
   ],
 );
-
-/**
- * How many claims each collectible has in each status, kept by triggers on `claims` in the
- * transaction that changes them (migration 0009): a list's `count` is read from here instead of
- * counting up to 100,000 rows per request, and agrees with the rows the same statement reads.
- */
-export const collectibleClaimCounts = pgTable(
-  "claim_counts",
-  {
-    collectibleId: uuid("collectible_id").notNull(),
-    status: text("status").$type<ChainStatus>().notNull(),
-    rows: integer("rows").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.collectibleId, t.status] })],
-);
-
-/** How many active users each organization has, kept by triggers on `users` (as above). */
-export const organizationUserCounts = pgTable("user_counts", {
-  organizationId: uuid("organization_id").primaryKey(),
-  rows: integer("rows").notNull(),
-});
 
 /**
  * `Idempotency-Key` of POST requests (per API key). A request that creates an object writes its

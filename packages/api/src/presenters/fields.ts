@@ -36,3 +36,7 @@ export function timestampsOf(row: { createdAt: Date | string; updatedAt: Date | 
 
 const isoOf = (moment: Date | string) =>
   typeof moment === "string" ? moment : moment.toISOString();
+
+/** `finalized_at`: when the row's block became final, or null. */
+export const finalizedAtOf = (row: { finalizedAt: Date | string | null }) =>
+  row.finalizedAt === null ? null : isoOf(row.finalizedAt);

@@ -1,6 +1,14 @@
 /** Collectibles as answered and as accepted (validation, types and the OpenAPI document). */
 import { listQuery, readOnly } from "./common.ts";
-import { BlockchainId, ExternalId, Name, RecordTimes, Uuid, WalletAddress } from "./fields.ts";
+import {
+  BlockchainId,
+  ExternalId,
+  Name,
+  RecordTimes,
+  Timestamp,
+  Uuid,
+  WalletAddress,
+} from "./fields.ts";
 import { ImageFile, ImageInput, ImageUrls } from "./images.ts";
 import { z } from "./zod.ts";
 
@@ -24,6 +32,12 @@ export const OnChainFields = {
   transaction_hash: TransactionHash,
   failure_reason: z.string().nullable(),
   is_active: z.boolean().openapi({ description: "True once confirmed on-chain" }),
+  finalized_at: Timestamp.nullable().openapi({
+    description:
+      "When its block became final (at or below the chain's finalized block): a reorg can no " +
+      "longer take it back. Null until then; a confirmation before it can be withdrawn " +
+      "(`*.reorged` event) and made again",
+  }),
 };
 
 export const Collectible = z
@@ -132,6 +146,7 @@ export const ListCollectiblesQuery = listQuery({
 
 export const COLLECTIBLE_READ_ONLY = readOnly([
   "id",
+  "finalized_at",
   "blockchain_id",
   "contract_address",
   "status",

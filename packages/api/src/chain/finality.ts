@@ -1,0 +1,135 @@
+/**
+ * Confirmed means "in the chain the indexer follows now", and final means "at or below the
+ * chain's finalized block". Each round the relayer compares the hash recorded for every block
+ * that holds a mined row not yet final with the canonical hash at that number: a block a reorg
+ * replaced takes its rows back (pending again; sent again when the chain lacks them, confirmed
+ * again with the indexer's new facts when their transaction was mined again), and rows below
+ * the finalized block become final. Only rows not yet final are watched, so a round costs one
+ * block read per distinct block in the finality window.
+ */
+import type { Database } from "../db/client.ts";
+import {
+  adoptBlockHash,
+  confirmedNotFinal,
+  finalizeUpTo,
+  type RecordedBlock,
+  rowsInBlocks,
+  takeBack,
+  unfinalizedBlocks,
+} from "../db/finality.ts";
+import type { ReadinessCheck } from "../deps.ts";
+import type { ChainBlock } from "./chainClient.ts";
+import type { RelayerContext } from "./relayerContext.ts";
+
+/** The last reorg that took back rows of this service. */
+export interface ReorgSeen {
+  /** The lowest replaced block that held a row. */
+  fromBlock: bigint;
+  /** Blocks replaced, at least (from `fromBlock` to the head when it was seen). */
+  depth: number;
+  /** Collectibles and claims taken back. */
+  objects: number;
+  at: Date;
+}
+
+const CHUNK = 500;
+
+async function inChunks<T, R>(items: T[], each: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (let i = 0; i < items.length; i += CHUNK) {
+    results.push(...(await Promise.all(items.slice(i, i + CHUNK).map(each))));
+  }
+  return results;
+}
+
+/**
+ * One round: takes back rows whose block was replaced (answering the reorg, if any), then makes
+ * final what the finalized block covers. `depth` is the finality depth of a chain without a
+ * `finalized` tag.
+ */
+export async function followFinality(
+  ctx: RelayerContext,
+  depth: number,
+): Promise<ReorgSeen | undefined> {
+  const { chain, db } = ctx;
+  const recorded = await unfinalizedBlocks(db);
+  const numbers = [...new Set(recorded.map((block) => block.number))];
+  const canonical = new Map<bigint, ChainBlock | undefined>();
+  await inChunks(numbers, async (n) => canonical.set(n, await chain.blockAt(n)));
+
+  const replaced: RecordedBlock[] = [];
+  for (const block of recorded) {
+    const now = canonical.get(block.number);
+    if (block.hash === null && now) await adoptBlockHash(db, block.number, now.hash);
+    else if (now?.hash !== block.hash) replaced.push(block);
+  }
+  const reorg = replaced.length > 0 ? await takeBackReplaced(ctx, replaced) : undefined;
+
+  const finalized = await chain.finalizedBlock(depth);
+  if ((await finalizeUpTo(db, finalized)) > 0) ctx.changed();
+  return reorg;
+}
+
+async function takeBackReplaced(
+  ctx: RelayerContext,
+  replaced: RecordedBlock[],
+): Promise<ReorgSeen> {
+  const { chain, db, logger } = ctx;
+  const head = await chain.head();
+  const rows = await rowsInBlocks(db, replaced);
+  const collectibles = await inChunks(rows.collectibles, async (row) => ({
+    id: row.id,
+    onChain: await chain.collectibleExists(row.id),
+  }));
+  const claims = await inChunks(rows.claims, async (row) => ({
+    id: row.id,
+    onChain: await chain.isClaimed(row.collectibleId, row.id),
+  }));
+  await takeBack(db, { collectibles, claims }, head);
+  ctx.changed();
+  // The reorg may have dropped the relayer's own transactions: its nonce is the chain's again,
+  // and what it considered sent is looked for on the chain before anything is sent.
+  ctx.nonce = undefined;
+  ctx.needsReconcile = true;
+
+  let fromBlock = head.number;
+  for (const block of replaced) if (block.number < fromBlock) fromBlock = block.number;
+  const lost = (list: { onChain: boolean }[]) => list.filter((r) => !r.onChain).length;
+  const seen: ReorgSeen = {
+    fromBlock,
+    depth: Number(head.number - fromBlock) + 1,
+    objects: collectibles.length + claims.length,
+    at: new Date(),
+  };
+  logger.warn(
+    {
+      fromBlock: String(fromBlock),
+      depth: seen.depth,
+      collectibles: collectibles.length,
+      claims: claims.length,
+      toSendAgain: lost(collectibles) + lost(claims),
+    },
+    "a reorg replaced blocks holding mined objects: their confirmations are withdrawn",
+  );
+  return seen;
+}
+
+/**
+ * The `finality` readiness check: always up (a reorg is healed, not a fault), it says how many
+ * objects are confirmed but not final, and the last reorg seen.
+ */
+export function finalityCheck(db: Database, lastReorg: () => ReorgSeen | null): ReadinessCheck {
+  return {
+    name: "finality",
+    critical: false,
+    async check() {
+      const open = await confirmedNotFinal(db);
+      const reorg = lastReorg();
+      const last = reorg
+        ? `last reorg: ${reorg.depth} blocks from block ${reorg.fromBlock}, ` +
+          `${reorg.objects} objects taken back at ${reorg.at.toISOString()}`
+        : "no reorg seen since start";
+      return `${open.collectibles} collectibles and ${open.claims} claims confirmed, not final; ${last}`;
+    },
+  };
+}

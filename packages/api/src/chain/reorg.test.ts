@@ -1,0 +1,227 @@
+/**
+ * Confirmed never lies: on the local chain (anvil's `anvil_reorg`), blocks holding the mints of
+ * confirmed objects are replaced, with their transactions dropped or mined again, and the API
+ * takes the confirmations back, sends what the chain lacks again, and ends with every claim on
+ * the chain exactly once, the API, the indexer and the chain agreeing, and the feed telling it in
+ * order. An object turns final when its block passes the chain's finalized block, never before.
+ */
+import { collectiblesAbi, uuidToBytes16 } from "@collectibles/contracts";
+import { createIndexerReader } from "@collectibles/indexer/reader";
+import type { Hex } from "viem";
+import { describe, expect, it } from "vitest";
+import { apiProcessesOnChainPerFile, jsonOf } from "../test/apiProcess.ts";
+import { until } from "../test/faults.ts";
+
+const API_KEY = "ck_test_reorgreorgreorgreorgreorgreorg";
+const TIMEOUT = 240_000;
+
+const { start, call, createCollectible, stack } = apiProcessesOnChainPerFile({
+  name: "reorg",
+  apiKey: API_KEY,
+  settings: (chain) => ({ ...chain.env, CONFIRM_TIMEOUT_MS: "10000" }),
+});
+
+const rpc = (method: string, params: unknown[] = []) =>
+  stack.client.request({ method, params } as never) as Promise<unknown>;
+
+type Api = Awaited<ReturnType<typeof start>>;
+const get = async (api: Api, path: string) => (await jsonOf(await call(api.url, "GET", path))).data;
+
+function onChain(collectibleId: string, claimId: string): Promise<boolean> {
+  return stack.client.readContract({
+    address: stack.contract,
+    abi: collectiblesAbi,
+    functionName: "isClaimed",
+    args: [uuidToBytes16(collectibleId), uuidToBytes16(claimId)],
+  });
+}
+
+function claimedOnChain(collectibleId: string): Promise<bigint> {
+  return stack.client.readContract({
+    address: stack.contract,
+    abi: collectiblesAbi,
+    functionName: "claimedCount",
+    args: [uuidToBytes16(collectibleId)],
+  });
+}
+
+async function confirmedClaim(api: Api, collectibleId: string, email: string) {
+  const res = await jsonOf(
+    await call(api.url, "POST", "/claims", { collectible_id: collectibleId, email }),
+  );
+  return until(`claim ${email} confirmed`, async () => {
+    const claim = await get(api, `/claims/${res.data.id}`);
+    return claim.status === "confirmed" ? claim : undefined;
+  });
+}
+
+async function newCollectible(api: Api, name: string, total: number) {
+  const org = await jsonOf(await call(api.url, "POST", "/organizations", { name }));
+  const created = await jsonOf(await createCollectible(api.url, org.data.id, name, total));
+  return until(`${name} confirmed`, async () => {
+    const row = await get(api, `/collectibles/${created.data.id}`);
+    return row.status === "confirmed" ? row : undefined;
+  });
+}
+
+/** Every event of these objects, in feed order, as `type id`. */
+async function eventsOf(api: Api, ids: string[]): Promise<string[]> {
+  const seen: string[] = [];
+  let after = "";
+  for (;;) {
+    const page = await jsonOf(await call(api.url, "GET", `/events?limit=100${after}`));
+    for (const event of page.data) {
+      if (ids.includes(event.data?.id)) seen.push(`${event.type} ${event.data.id}`);
+    }
+    if (page.data.length < 100) return seen;
+    after = `&after=${page.next_cursor}`;
+  }
+}
+
+/**
+ * Polls until every claim is confirmed and on the chain, failing the moment the API answers
+ * `confirmed` for a claim the chain lacks (read the API first, then the chain: the chain cannot
+ * lose it in between).
+ */
+async function healed(api: Api, collectibleId: string, claimIds: string[]) {
+  await until(
+    "every claim confirmed again and on the chain",
+    async () => {
+      let all = true;
+      for (const id of claimIds) {
+        const claim = await get(api, `/claims/${id}`);
+        const minted = await onChain(collectibleId, id);
+        if (claim.status === "confirmed" && !minted) {
+          throw new Error(`claim ${id} answered confirmed while the chain lacks it`);
+        }
+        all &&= claim.status === "confirmed";
+      }
+      return all ? true : undefined;
+    },
+    { timeoutMs: 60_000 },
+  );
+}
+
+/** Until the API has seen the reorg: a claim of these is no longer confirmed. */
+function withdrawn(api: Api, claimIds: string[]) {
+  return until(
+    "a confirmation withdrawn",
+    async () => {
+      for (const id of claimIds) {
+        if ((await get(api, `/claims/${id}`)).status !== "confirmed") return true;
+      }
+      return undefined;
+    },
+    { timeoutMs: 30_000 },
+  );
+}
+
+async function agree(api: Api, collectibleId: string, claimIds: string[]) {
+  expect(await claimedOnChain(collectibleId)).toBe(BigInt(claimIds.length));
+  expect((await get(api, `/collectibles/${collectibleId}`)).claimed_count).toBe(claimIds.length);
+  const indexer = createIndexerReader({ url: stack.indexerUrl });
+  await until("the indexer agrees", async () =>
+    (await indexer.getCollectible(collectibleId))?.claimedCount === BigInt(claimIds.length)
+      ? true
+      : undefined,
+  );
+  const editions = await Promise.all(
+    claimIds.map(async (id) => (await get(api, `/claims/${id}`)).edition),
+  );
+  expect(editions.sort()).toEqual(claimIds.map((_, i) => i + 1));
+}
+
+describe("a reorg that drops the blocks of confirmed mints", { timeout: TIMEOUT }, () => {
+  it("withdraws the confirmations, sends the claims again, and ends with each on the chain once, counts agreeing and the feed in order", async () => {
+    const api = await start();
+    const collectible = await newCollectible(api, "Reorged", 5);
+    const claims: string[] = [];
+    for (const who of ["a", "b", "c"]) {
+      claims.push((await confirmedClaim(api, collectible.id, `${who}@reorg.example`)).id);
+    }
+    // The last three blocks hold the three mints: replace them with empty ones.
+    await rpc("anvil_reorg", [3, []]);
+    for (const id of claims) expect(await onChain(collectible.id, id)).toBe(false);
+
+    await withdrawn(api, claims);
+    await healed(api, collectible.id, claims);
+    await agree(api, collectible.id, claims);
+    const feed = await eventsOf(api, claims);
+    for (const id of claims) {
+      expect(feed.filter((line) => line.endsWith(id))).toEqual([
+        `claim.confirmed ${id}`,
+        `claim.reorged ${id}`,
+        `claim.confirmed ${id}`,
+      ]);
+    }
+    const ready = await jsonOf(await call(api.url, "GET", "/ready"));
+    const finality = ready.data.checks.find((c: { name: string }) => c.name === "finality");
+    expect(finality.message).toMatch(/last reorg: \d+ blocks from block \d+/);
+
+    // After the reorg the relayer's nonce is the chain's again: new work confirms.
+    const after = await newCollectible(api, "After the reorg", 2);
+    await confirmedClaim(api, after.id, "d@reorg.example");
+    await api.process.stop();
+  });
+
+  it("takes back a collectible and its claims sent in one batch, the transactions mined again in other blocks, and confirms each again once", async () => {
+    const api = await start();
+    const org = await jsonOf(await call(api.url, "POST", "/organizations", { name: "Batched" }));
+    const created = await jsonOf(await createCollectible(api.url, org.data.id, "Batched", 10));
+    const items = ["e", "f", "g", "h"].map((who) => ({
+      collectible_id: created.data.id,
+      email: `${who}@reorg.example`,
+    }));
+    const batch = await jsonOf(await call(api.url, "POST", "/claims/batch", { items }));
+    const claims: string[] = batch.data.map((item: { claim: { id: string } }) => item.claim.id);
+    const collectibleId: string = created.data.id;
+    await healed(api, collectibleId, claims);
+    const sent: Hex[] = [(await get(api, `/collectibles/${collectibleId}`)).transaction_hash];
+    for (const id of claims) sent.push((await get(api, `/claims/${id}`)).transaction_hash);
+    const transactions = [...new Set(sent)];
+    const raw = await Promise.all(
+      transactions.map((hash) => rpc("eth_getRawTransactionByHash", [hash])),
+    );
+    const head = await stack.client.getBlockNumber();
+    const firstBlock = (await stack.client.getTransactionReceipt({ hash: transactions[0] as Hex }))
+      .blockNumber;
+    // Replace every block from the collectible's creation on; its transactions are mined again,
+    // in order, one block later each than before.
+    const depth = Number(head - firstBlock) + 1;
+    await rpc("anvil_reorg", [depth, raw.map((tx, i) => [tx, Math.min(i + 1, depth - 1)])]);
+
+    await withdrawn(api, claims);
+    await healed(api, collectibleId, claims);
+    await agree(api, collectibleId, claims);
+    const feed = await eventsOf(api, [collectibleId]);
+    expect(feed).toEqual([
+      `collectible.confirmed ${collectibleId}`,
+      `collectible.reorged ${collectibleId}`,
+      `collectible.confirmed ${collectibleId}`,
+    ]);
+    await api.process.stop();
+  });
+});
+
+describe("finality", { timeout: TIMEOUT }, () => {
+  it("makes a confirmed claim final only once its block is at or below the chain's finalized block", async () => {
+    const api = await start();
+    const collectible = await newCollectible(api, "Final", 2);
+    const claim = await confirmedClaim(api, collectible.id, "final@reorg.example");
+    expect(claim.finalized_at).toBeNull();
+    // anvil's finalized block is 64 below its head.
+    await rpc("anvil_mine", [62]);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect((await get(api, `/claims/${claim.id}`)).finalized_at).toBeNull();
+    await rpc("anvil_mine", [2]);
+    const final = await until("the claim final", async () => {
+      const row = await get(api, `/claims/${claim.id}`);
+      return row.finalized_at ? row : undefined;
+    });
+    expect(final.status).toBe("confirmed");
+    expect((await get(api, `/collectibles/${collectible.id}`)).finalized_at).not.toBeNull();
+    const feed = await eventsOf(api, [claim.id]);
+    expect(feed).toEqual([`claim.confirmed ${claim.id}`, `claim.finalized ${claim.id}`]);
+    await api.process.stop();
+  });
+});
