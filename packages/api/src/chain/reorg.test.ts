@@ -225,3 +225,29 @@ describe("finality", { timeout: TIMEOUT }, () => {
     await api.process.stop();
   });
 });
+
+describe("a transaction the chain dropped", { timeout: TIMEOUT }, () => {
+  it("is given up and sent again from the chain's nonce, and the claim confirms once", async () => {
+    // Not healed by a fee replacement at the same nonce: that comes only after ten minutes here.
+    const api = await start({ TX_REPLACE_AFTER_MS: "600000" });
+    const collectible = await newCollectible(api, "Dropped", 3);
+    // The node holds the claim's transaction unmined, then forgets it, as after an eviction.
+    await rpc("evm_setAutomine", [false]);
+    const res = await jsonOf(
+      await call(api.url, "POST", "/claims", {
+        collectible_id: collectible.id,
+        email: "dropped@reorg.example",
+      }),
+    );
+    const pooled = async () =>
+      Number(((await rpc("txpool_status")) as { pending: string }).pending);
+    await until("the claim's transaction sent", async () =>
+      (await pooled()) > 0 ? true : undefined,
+    );
+    await rpc("anvil_dropAllTransactions");
+    await rpc("evm_setAutomine", [true]);
+    await healed(api, collectible.id, [res.data.id]);
+    expect(await claimedOnChain(collectible.id)).toBe(1n);
+    await api.process.stop();
+  });
+});
