@@ -203,6 +203,22 @@ describe("a reorg that drops the blocks of confirmed mints", { timeout: TIMEOUT 
   });
 });
 
+describe("a reorg while the API is down", { timeout: TIMEOUT }, () => {
+  it("is found when the API starts again: the claims the chain lost are sent again and confirmed once", async () => {
+    let api = await start();
+    const collectible = await newCollectible(api, "Reorged offline", 3);
+    const claims = [(await confirmedClaim(api, collectible.id, "offline@reorg.example")).id];
+    await api.process.stop();
+    await rpc("anvil_reorg", [1, []]);
+    expect(await onChain(collectible.id, claims[0] as string)).toBe(false);
+    api = await start();
+    await withdrawn(api, claims);
+    await healed(api, collectible.id, claims);
+    await agree(api, collectible.id, claims);
+    await api.process.stop();
+  });
+});
+
 describe("finality", { timeout: TIMEOUT }, () => {
   it("makes a confirmed claim final only once its block is at or below the chain's finalized block", async () => {
     const api = await start();
