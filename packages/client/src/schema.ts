@@ -3255,6 +3255,8 @@ export interface operations {
                 creator_id?: string;
                 /** @description Exact external_id */
                 external_id?: string;
+                /** @description true: only objects whose block is final (finalized_at set); false: only those not final yet */
+                finalized?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -3819,6 +3821,8 @@ export interface operations {
                 external_id?: string;
                 /** @description Only claims in this state: pending, confirmed or failed */
                 status?: components["schemas"]["ChainStatus"];
+                /** @description true: only objects whose block is final (finalized_at set); false: only those not final yet */
+                finalized?: "true" | "false";
                 /** @description Claims whose holder_wallet_address is this (any letter case): the token's holder after on-chain transfers, taken in from the indexer within about a second */
                 holder_wallet_address?: string;
             };

@@ -225,6 +225,14 @@ describe("finality", { timeout: TIMEOUT }, () => {
     const collectible = await newCollectible(api, "Final", 2);
     const claim = await confirmedClaim(api, collectible.id, "final@reorg.example");
     expect(claim.finalized_at).toBeNull();
+    const listed = async (final: boolean) =>
+      (
+        await jsonOf(
+          await call(api.url, "GET", `/claims?collectible_id=${collectible.id}&finalized=${final}`),
+        )
+      ).data.map((row: { id: string }) => row.id);
+    expect(await listed(false)).toEqual([claim.id]);
+    expect(await listed(true)).toEqual([]);
     // anvil's finalized block is 64 below its head.
     await rpc("anvil_mine", [62]);
     await new Promise((resolve) => setTimeout(resolve, 2_500));
@@ -235,6 +243,8 @@ describe("finality", { timeout: TIMEOUT }, () => {
       return row.finalized_at ? row : undefined;
     });
     expect(final.status).toBe("confirmed");
+    expect(await listed(true)).toEqual([claim.id]);
+    expect(await listed(false)).toEqual([]);
     expect((await get(api, `/collectibles/${collectible.id}`)).finalized_at).not.toBeNull();
     const feed = await eventsOf(api, [claim.id]);
     expect(feed).toEqual([`claim.confirmed ${claim.id}`, `claim.finalized ${claim.id}`]);

@@ -54,6 +54,7 @@ export const listClaims = listOf(
     collectible_id: claims.collectibleId,
     external_id: claims.externalId,
     status: claims.status,
+    finalized: (final) => sql`(${claims.finalizedAt} is not null) = ${final}::boolean`,
     // As the answer's holder_wallet_address: the holder after transfers, else the minted-to one.
     holder_wallet_address: (address) =>
       sql`lower(coalesce(${claims.heldBy}, ${claims.mintedTo})) = lower(${address})`,

@@ -16,6 +16,7 @@ export const listCollectibles = listOf(collectibles, visibleCollectible, {
   organization_id: collectibles.organizationId,
   creator_id: collectibles.creatorId,
   external_id: collectibles.externalId,
+  finalized: (final) => sql`(${collectibles.finalizedAt} is not null) = ${final}::boolean`,
 });
 
 /**

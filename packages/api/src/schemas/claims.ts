@@ -1,6 +1,6 @@
 /** Claims as answered and as accepted (validation, types and the OpenAPI document). */
 import { ChainStatus, OnChainFields } from "./collectibles.ts";
-import { ErrorResponse, listQuery, readOnly } from "./common.ts";
+import { ErrorResponse, FinalizedFilter, listQuery, readOnly } from "./common.ts";
 import { ExternalId, RecordTimes, Uuid, WalletAddress } from "./fields.ts";
 import { Email } from "./users.ts";
 import { z } from "./zod.ts";
@@ -54,6 +54,7 @@ export const ListClaimsQuery = listQuery({
   collectible_id: [Uuid, "Claims of this collectible"],
   external_id: [z.string().min(1), "Exact external_id"],
   status: [ChainStatus, "Only claims in this state: pending, confirmed or failed"],
+  finalized: FinalizedFilter,
   holder_wallet_address: [
     WalletAddress,
     "Claims whose holder_wallet_address is this (any letter case): the token's holder after on-chain transfers, taken in from the indexer within about a second",

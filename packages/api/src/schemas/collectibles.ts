@@ -1,5 +1,5 @@
 /** Collectibles as answered and as accepted (validation, types and the OpenAPI document). */
-import { listQuery, readOnly } from "./common.ts";
+import { FinalizedFilter, listQuery, readOnly } from "./common.ts";
 import {
   BlockchainId,
   ExternalId,
@@ -142,6 +142,7 @@ export const ListCollectiblesQuery = listQuery({
   organization_id: [Uuid, "Collectibles of this organization"],
   creator_id: [Uuid, "Collectibles created by this user"],
   external_id: [z.string().min(1), "Exact external_id"],
+  finalized: FinalizedFilter,
 });
 
 export const COLLECTIBLE_READ_ONLY = readOnly([

@@ -115,6 +115,15 @@ export function listQuery<const F extends Record<string, readonly [z.ZodType, st
   });
 }
 
+/** `finalized=true|false`: objects whose block is final, or not (yet). */
+export const FinalizedFilter = [
+  z
+    .enum(["true", "false"])
+    .transform((value) => value === "true")
+    .openapi({ type: "string", enum: ["true", "false"] }),
+  "true: only objects whose block is final (finalized_at set); false: only those not final yet",
+] as const;
+
 /** Fields a client may not send because the service sets them, with any other reasons. */
 export function readOnly(setByService: readonly string[], others: Record<string, string> = {}) {
   const reasons: Record<string, string> = {};
