@@ -147,6 +147,11 @@ const EnvSchema = z.object({
    * chain with one, anvil included, is followed by its tag).
    */
   FINALITY_DEPTH: int(1, 100_000).default(64),
+  /**
+   * Blocks that must be mined on top of a row's block before it is confirmed (and POST answers
+   * 201): 0 confirms once the indexer has the block.
+   */
+  CONFIRMATION_DEPTH: int(0, 100_000).default(0),
   /** A transaction not mined after this long is replaced with a higher fee (same nonce). */
   TX_REPLACE_AFTER_MS: int(1_000, 3_600_000).default(60_000),
   /**

@@ -150,6 +150,7 @@ it("accepts claims as pending while the chain is down, stays readable, and compl
     chain: "down",
     indexer: "up",
     relayer: "up",
+    finality: "up",
     sync: "up",
   });
 
@@ -227,6 +228,7 @@ it("keeps reads answering while the indexer restarts mid-burst, then every claim
     chain: "up",
     indexer: "down",
     relayer: "up",
+    finality: "up",
     // A short restart stays within READY_LAG_GRACE_SECONDS.
     sync: "up",
   });

@@ -64,6 +64,7 @@ export function startChainServices(
       repair: env.CHAIN_ID === 31_337,
     },
     finalityDepth: env.FINALITY_DEPTH,
+    confirmationDepth: env.CONFIRMATION_DEPTH,
   });
   relayer.start();
   const transferFollower = indexer
@@ -76,8 +77,13 @@ export function startChainServices(
       name: "relayer",
       critical: true,
       check: async () => {
-        const { chainProblem, stuckAtFeeCap, auditPending } = relayer.status();
+        const { chainProblem, stuckAtFeeCap, auditPending, lastError, failingSince } =
+          relayer.status();
         if (chainProblem) throw new Error(chainProblem);
+        const failingFor = failingSince === null ? 0 : Date.now() - failingSince;
+        if (failingFor > env.READY_LAG_GRACE_SECONDS * 1000) {
+          throw new Error(`sends failing for ${Math.round(failingFor / 1000)} s: ${lastError}`);
+        }
         if (auditPending) {
           throw new Error("checking the objects recorded as mined against the chain (CHAIN_AUDIT)");
         }

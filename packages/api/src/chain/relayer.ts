@@ -12,6 +12,7 @@
  * - Fees stop at the configured cap, and `status()` names a transaction stuck there.
  */
 import type { IndexerReader } from "@collectibles/indexer/reader";
+import { BaseError } from "viem";
 import {
   confirmMinedUpTo,
   highestMinedPendingBlock,
@@ -43,11 +44,15 @@ export interface RelayerOptions {
   audit?: AuditOptions;
   /** Blocks below the head that are final on a chain without a `finalized` tag. */
   finalityDepth: number;
+  /** Blocks on top of a mined row's block before it is confirmed (0: confirmed once indexed). */
+  confirmationDepth: number;
 }
 
 export interface RelayerStatus {
   lockHeld: boolean;
   lastError: string | null;
+  /** Since when every round has failed (ms since the epoch); null while rounds succeed. */
+  failingSince: number | null;
   /** Transactions unmined past the replacement delay although they offer the fee cap. */
   stuckAtFeeCap: StuckTransaction[];
   /** Why the relayer refuses to send on this chain (see chainAudit.ts), until a restart. */
@@ -67,6 +72,14 @@ const MAX_BACKOFF_MS = 5_000;
 const LOCK_RETRY_MS = 2_000;
 const FINALITY_POLL_MS = 1_000;
 
+/** An error in one line; a viem error with the node's own words (`details`), which say why. */
+function oneLine(error: unknown): string {
+  if (error instanceof BaseError) {
+    return error.details ? `${error.shortMessage} (${error.details})` : error.shortMessage;
+  }
+  return error instanceof Error ? (error.message.split("\n")[0] ?? "") : "error";
+}
+
 export class Relayer {
   private running = false;
   private loop: Promise<void> | undefined;
@@ -74,6 +87,7 @@ export class Relayer {
   private awaitingIndexer = false;
   private wake: (() => void) | undefined;
   private lastError: string | null = null;
+  private failingSince: number | null = null;
   private audited = false;
   /** The last try to take the sending lock found another process holding it. */
   private lockedOut = false;
@@ -122,6 +136,7 @@ export class Relayer {
     return {
       lockHeld: this.lock !== null,
       lastError: this.lastError,
+      failingSince: this.failingSince,
       stuckAtFeeCap: this.options.chain.stuckAtFeeCap(),
       chainProblem: this.chainProblem,
       // Another process holding the lock audits; this one cannot.
@@ -184,6 +199,7 @@ export class Relayer {
         const worked = await this.tick();
         backoff = 0;
         this.lastError = null;
+        this.failingSince = null;
         // Mined rows waiting for the indexer: look again soon rather than at the idle pace.
         if (!worked) await this.sleep(this.awaitingIndexer ? INDEXER_POLL_MS : IDLE_MS);
       } catch (error) {
@@ -196,7 +212,8 @@ export class Relayer {
         }
         ctx.nonce = undefined;
         backoff = Math.min(MAX_BACKOFF_MS, backoff ? backoff * 2 : 250);
-        this.lastError = error instanceof Error ? (error.message.split("\n")[0] ?? "") : "error";
+        this.lastError = oneLine(error);
+        this.failingSince ??= Date.now();
         logger.warn({ err: this.lastError, retryInMs: backoff }, "relayer: will retry");
         await this.sleep(backoff);
       }
@@ -237,6 +254,11 @@ export class Relayer {
       }
       if (indexed === null) return false;
       upTo = indexed < highest ? indexed : highest;
+    }
+    const depth = BigInt(this.options.confirmationDepth);
+    if (depth > 0n) {
+      const deepEnough = (await this.ctx.chain.blockNumber()) - depth;
+      if (deepEnough < upTo) upTo = deepEnough;
     }
     let mints: Map<string, MintFacts>;
     try {
