@@ -60,6 +60,13 @@ export interface RunningStack {
    * every one but those whose /proc/<pid>/cmdline matches (left running, as orphans).
    */
   crash(options?: { spare?: RegExp }): void;
+  /**
+   * SIGKILL to `pnpm start`'s process group only, as a closed terminal or a supervisor giving up
+   * would: the parts it started each run in a group of their own.
+   */
+  killGroup(): void;
+  /** The pids of `pnpm start` and every process below it, now. */
+  processes(): number[];
   /** The pid of the stack's process whose command line matches (the chain: /anvil/). */
   pidOf(command: RegExp): number | undefined;
 }
@@ -160,7 +167,9 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       return descendantsOf(child.pid).find((pid) => command.test(commandLine(pid) ?? ""));
     },
     crash({ spare }: { spare?: RegExp } = {}) {
-      for (const pid of descendantsOf(child.pid)) {
+      // Deepest first, pnpm start itself last: all are gone before anything could see its death
+      // and stop what was spared (devkit's guardian is among them).
+      for (const pid of descendantsOf(child.pid).reverse()) {
         const command = commandLine(pid);
         if (spare && command !== undefined && spare.test(command)) {
           spared.set(pid, command);
@@ -169,6 +178,14 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         kill(pid);
       }
     },
+    killGroup() {
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    },
+    processes: () => descendantsOf(child.pid),
   };
   running.add(stack);
   void child.exited.then(() => running.delete(stack));
