@@ -374,13 +374,23 @@ async function main() {
   );
 
   log(`starting the API on http://127.0.0.1:${apiPort}`);
-  const api = startService("api", pnpm(["--filter", "@collectibles/api", "run", "start"]), {
-    ...shared,
-    PORT: String(apiPort),
-    INDEXER_URL: `http://127.0.0.1:${indexerPort}`,
-    DATA_DIR: dataDir,
-    ...(auditChain ? { CHAIN_AUDIT: "1" } : {}),
-  });
+  // Node itself rather than the package's start script, as for the indexer: a pnpm in between
+  // prints its ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL lines when the API ends on the stop signal.
+  const api = startService(
+    "api",
+    {
+      command: process.execPath,
+      args: ["--max-semi-space-size=4", "--import", "tsx", "src/index.ts"],
+      cwd: `${root}packages/api`,
+    },
+    {
+      ...shared,
+      PORT: String(apiPort),
+      INDEXER_URL: `http://127.0.0.1:${indexerPort}`,
+      DATA_DIR: dataDir,
+      ...(auditChain ? { CHAIN_AUDIT: "1" } : {}),
+    },
+  );
   await api.waitUntil("ready", () => httpAnswers(`http://127.0.0.1:${apiPort}/ready`), 60_000);
 
   // The service handles do not hold this process open (so a test never hangs on one): this does,

@@ -3,10 +3,20 @@
  * and a data folder of the test's choosing, and the ways a user ends it: Ctrl-C (SIGINT), or a
  * crash that kills every one of its processes at once (SIGKILL), or all but some of them.
  */
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+
+import { execFileSync } from "node:child_process";
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import {
+  type Exit,
   freePort,
   type ManagedProcess,
   type RunResult,
@@ -26,6 +36,8 @@ export interface StackOptions {
   /** Arguments after `pnpm start` (`--fresh`). */
   args?: string[];
   ports?: StackPorts;
+  /** Run as `pnpm start` (through pnpm, as the README says) instead of `node scripts/start.ts`. */
+  viaPnpm?: boolean;
 }
 
 export interface StackPorts {
@@ -53,8 +65,10 @@ export interface RunningStack {
   lines: string[];
   /** The API key printed on a first start, if one was. */
   printedKey(): string | undefined;
-  /** Ctrl-C: resolves once everything stopped. */
+  /** SIGINT to `pnpm start` alone: resolves once everything stopped. */
   stop(): Promise<void>;
+  /** Ctrl-C in its terminal: SIGINT to its whole process group. Answers how it exited. */
+  ctrlC(): Promise<Exit>;
   /**
    * Every process of the stack killed at once with SIGKILL, as a power cut would; with `spare`,
    * every one but those whose /proc/<pid>/cmdline matches (left running, as orphans).
@@ -106,14 +120,31 @@ export async function freePorts(): Promise<StackPorts> {
   return { api, chain, indexer, database };
 }
 
+let pnpmCli: string | undefined;
+
+/** pnpm's own script (pnpm.cjs): the one running this suite, else the pinned one from npx. */
+function pnpm(): string {
+  const running = process.env.npm_execpath;
+  if (running?.includes("pnpm")) return running;
+  pnpmCli ??= realpathSync(
+    execFileSync("npx", ["-y", "-p", "pnpm@10.34.9", "sh", "-c", "command -v pnpm"], {
+      encoding: "utf8",
+    }).trim(),
+  );
+  return pnpmCli;
+}
+
 /** What `pnpm start` is run with: the test's data folder and ports, then its own variables. */
 function startCommand(options: StackOptions, ports: StackPorts) {
   mkdirSync(logDir, { recursive: true });
+  const args = options.viaPnpm
+    ? [pnpm(), "start", ...(options.args ?? [])]
+    : ["scripts/start.ts", ...(options.args ?? [])];
   return {
     logFile: path.join(logDir, `${path.basename(options.dataDir)}-${++starts}.log`),
     name: "pnpm start",
     command: process.execPath,
-    args: ["scripts/start.ts", ...(options.args ?? [])],
+    args,
     cwd: root,
     env: {
       ...process.env,
@@ -162,6 +193,10 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     async stop() {
       process.kill(child.pid, "SIGINT");
       await child.exited;
+    },
+    async ctrlC() {
+      process.kill(-child.pid, "SIGINT");
+      return child.exited;
     },
     pidOf(command: RegExp) {
       return descendantsOf(child.pid).find((pid) => command.test(commandLine(pid) ?? ""));
