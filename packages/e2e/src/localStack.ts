@@ -123,7 +123,7 @@ export async function freePorts(): Promise<StackPorts> {
 let pnpmCli: string | undefined;
 
 /** pnpm's own script (pnpm.cjs): the one running this suite, else the pinned one from npx. */
-function pnpm(): string {
+export function pnpm(): string {
   const running = process.env.npm_execpath;
   if (running?.includes("pnpm")) return running;
   pnpmCli ??= realpathSync(
