@@ -6,10 +6,12 @@
  *   <DATA_DIR>/postgres/             the embedded PostgreSQL (mode 0700): the API's tables, keys
  *                                    and images, and the indexer's schema (rebuilt from the chain)
  *   <DATA_DIR>/api/                  the wallet mnemonic
- *   <DATA_DIR>/running.json          present while a `pnpm start` runs; left behind by a crash
+ *   <DATA_DIR>/running.json          present while a `pnpm start` runs (its pid and its parts');
+ *                                    left behind by a crash
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
+import { earlierStackOn, writeMarker } from "./earlierStack.ts";
 
 export interface LocalData {
   dir: string;
@@ -31,33 +33,17 @@ export function localData(dir: string): LocalData {
   };
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
- * Marks the data as in use by this process. Answers whether the last run ended without stopping
- * cleanly (its marker is still there), and refuses when another `pnpm start` still runs on it.
+ * Marks the data as in use by this process (see earlierStack.ts, which refuses a start while
+ * anything of an earlier one runs on it). Answers whether the last run ended without stopping
+ * cleanly (its marker is still there).
  */
 export function claimData(data: LocalData): { lastRunCrashed: boolean } {
+  const earlier = earlierStackOn(data);
+  if (earlier) throw new Error(earlier);
   mkdirSync(path.dirname(data.chainState), { recursive: true });
-  let lastRunCrashed = false;
-  if (existsSync(data.marker)) {
-    const previous = JSON.parse(readFileSync(data.marker, "utf8")) as { pid: number };
-    if (previous.pid !== process.pid && alive(previous.pid)) {
-      throw new Error(
-        `another pnpm start (pid ${previous.pid}) is running on ${data.dir}: stop it first, ` +
-          "or give this one its own DATA_DIR",
-      );
-    }
-    lastRunCrashed = true;
-  }
-  writeFileSync(data.marker, JSON.stringify({ pid: process.pid, startedAt: new Date() }));
+  const lastRunCrashed = existsSync(data.marker);
+  writeMarker(data);
   return { lastRunCrashed };
 }
 

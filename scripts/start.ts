@@ -29,6 +29,7 @@ import {
   stopProcessesYourselfOnSignals,
 } from "@collectibles/devkit/processes";
 import { chainHead, codeAt, indexedBlock } from "./chainProbes.ts";
+import { earlierStackOn, portTaken, recordPart } from "./earlierStack.ts";
 import { claimData, localData, pgliteLeftover, releaseData, wipeData } from "./localData.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
@@ -87,6 +88,7 @@ function startService(
     stopSignal,
   });
   services.push(child);
+  if (dataClaimed) recordPart(data, name, child.pid);
   // One part dying takes the others down: a half-running service would only mislead.
   void child.exited.then((exit) => {
     if (stopping || child === replacedIndexer) return;
@@ -99,7 +101,7 @@ function startService(
 async function stopAll(exitCode: number): Promise<void> {
   if (stopping) return;
   stopping = true;
-  log("stopping...");
+  if (services.length > 0) log("stopping...");
   // Reverse order: API first, chain last, so nothing loses its upstream while still serving.
   for (const service of [...services].reverse()) {
     await service.stop().catch(() => {});
@@ -175,6 +177,7 @@ async function startLocalStack(): Promise<{ rpcUrl: string; auditChain: boolean 
     throw new Error(`${error.message}\nIs something else on port ${chainPort}? Set CHAIN_PORT.`);
   });
   services.push({ name: "chain", stop: () => chain.stop() });
+  recordPart(data, "chain", chain.process.pid);
   void chain.process.exited.then(() => {
     if (!stopping) chainStoppedCleanly = false;
   });
@@ -300,14 +303,19 @@ function superviseIndexer(
   timer.unref();
 }
 
-/** Two services given one port: the second could not listen, and its neighbour would answer. */
-function portClash(): string | undefined {
-  const ports: [string, number][] = [
+/** The ports this start listens on, by the variable that sets each. */
+function stackPorts(): [string, number][] {
+  return [
     ["PORT", apiPort],
     ["INDEXER_PORT", indexerPort],
     ...(localChain ? ([["CHAIN_PORT", chainPort]] as [string, number][]) : []),
     ...(env.DATABASE_URL ? [] : ([["DB_PORT", databasePort]] as [string, number][])),
   ];
+}
+
+/** Two services given one port: the second could not listen, and its neighbour would answer. */
+function portClash(): string | undefined {
+  const ports = stackPorts();
   for (const [i, [name, port]] of ports.entries()) {
     const other = ports.slice(i + 1).find(([, p]) => p === port);
     if (other) return `${name} and ${other[0]} are both ${port}: each service needs its own port`;
@@ -318,6 +326,12 @@ function portClash(): string | undefined {
 async function main() {
   const clash = portClash();
   if (clash) throw new Error(clash);
+  // Before anything is touched: a part of an earlier stack still running on the data folder (its
+  // start was killed) or on a port would fight this one over both. A PostgreSQL left on the
+  // folder is not in the way: it is stopped cleanly and started again (embeddedPostgres.ts).
+  const earlier =
+    earlierStackOn(data) ?? (await portTaken(stackPorts().filter(([name]) => name !== "DB_PORT")));
+  if (earlier) throw new Error(`${earlier}. Nothing was changed.`);
   mkdirSync(dataDir, { recursive: true });
   const leftover = fresh ? undefined : pgliteLeftover(data);
   if (leftover && !env.DATABASE_URL) {
@@ -360,13 +374,23 @@ async function main() {
   );
 
   log(`starting the API on http://127.0.0.1:${apiPort}`);
-  const api = startService("api", pnpm(["--filter", "@collectibles/api", "run", "start"]), {
-    ...shared,
-    PORT: String(apiPort),
-    INDEXER_URL: `http://127.0.0.1:${indexerPort}`,
-    DATA_DIR: dataDir,
-    ...(auditChain ? { CHAIN_AUDIT: "1" } : {}),
-  });
+  // Node itself rather than the package's start script, as for the indexer: a pnpm in between
+  // prints its ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL lines when the API ends on the stop signal.
+  const api = startService(
+    "api",
+    {
+      command: process.execPath,
+      args: ["--max-semi-space-size=4", "--import", "tsx", "src/index.ts"],
+      cwd: `${root}packages/api`,
+    },
+    {
+      ...shared,
+      PORT: String(apiPort),
+      INDEXER_URL: `http://127.0.0.1:${indexerPort}`,
+      DATA_DIR: dataDir,
+      ...(auditChain ? { CHAIN_AUDIT: "1" } : {}),
+    },
+  );
   await api.waitUntil("ready", () => httpAnswers(`http://127.0.0.1:${apiPort}/ready`), 60_000);
 
   // The service handles do not hold this process open (so a test never hangs on one): this does,

@@ -1,7 +1,8 @@
 /**
- * The root README's TypeScript walkthrough, taken from README.md as written, type-checked against
- * this package and run with Node against a real API: a snippet that stops compiling or stops
- * working fails here instead of in a reader's hands.
+ * The root README's walkthroughs, taken from README.md as written and run against a real API, so
+ * that a snippet that stops compiling or stops working fails here instead of in a reader's hands:
+ * the TypeScript one (examples/walkthrough.ts, which the README shows) with the README's own
+ * commands from the repository root, and the curl one twice, as a reader trying it again would.
  */
 import { execFile } from "node:child_process";
 import fs from "node:fs";
@@ -11,36 +12,59 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 
 const run = promisify(execFile);
 const packageRoot = path.resolve(import.meta.dirname, "..");
-const README = path.resolve(packageRoot, "../../README.md");
-// Inside this package, so the snippet's `import ... from "@collectibles/client"` resolves to this
-// package by its own name, as it does in a project that installed it.
+const repoRoot = path.resolve(packageRoot, "../..");
+const README = path.join(repoRoot, "README.md");
+const WALKTHROUGH = path.join(repoRoot, "examples", "walkthrough.ts");
 const workDir = path.join(packageRoot, "test-results", "readme");
-const SECTION = "### The same in TypeScript";
 
-/** The first ```ts block after the section's heading. */
-function snippetFromReadme(): string {
+/** The first ```<lang> block after the heading `heading`. */
+function blockAfter(heading: string, lang: string): string {
   const readme = fs.readFileSync(README, "utf8");
-  const section = readme.indexOf(SECTION);
-  expect(section, `README.md has no "${SECTION}" section`).toBeGreaterThan(-1);
-  const block = /```ts\n([\s\S]*?)```/.exec(readme.slice(section));
-  expect(block, `no \`\`\`ts block under "${SECTION}"`).not.toBeNull();
+  const section = readme.indexOf(heading);
+  expect(section, `README.md has no "${heading}" section`).toBeGreaterThan(-1);
+  const block = new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``).exec(readme.slice(section));
+  expect(block, `no \`\`\`${lang} block under "${heading}"`).not.toBeNull();
   return block?.[1] ?? "";
 }
 
+/**
+ * A shell block run as a reader runs it from the repository root, with the key and the API's URL
+ * the block's first lines set (`KEY=ck_live_...`, `API=...`, `export KEY=... API=...`) taken
+ * from the test's API instead: those lines are the only ones left out.
+ */
+async function runShell(block: string): Promise<string> {
+  const lines = block.split("\n");
+  const settings = /^(export )?(KEY|API)=/;
+  expect(lines.filter((line) => settings.test(line)).length).toBeGreaterThan(0);
+  const script = lines.filter((line) => !settings.test(line)).join("\n");
+  const { stdout } = await run("sh", ["-e", "-c", script], {
+    cwd: repoRoot,
+    env: { ...process.env, API: inject("apiUrl"), KEY: inject("apiKey") },
+    timeout: 240_000,
+  });
+  return stdout;
+}
+
 describe("the README's TypeScript walkthrough", () => {
-  let file: string;
   beforeAll(() => {
     fs.rmSync(workDir, { recursive: true, force: true });
     fs.mkdirSync(workDir, { recursive: true });
-    file = path.join(workDir, "walkthrough.ts");
-    fs.writeFileSync(file, snippetFromReadme());
-    fs.writeFileSync(
-      path.join(workDir, "tsconfig.json"),
-      JSON.stringify({ extends: "../../tsconfig.json", include: ["walkthrough.ts"] }),
+  });
+
+  it("shows examples/walkthrough.ts as it is", () => {
+    expect(blockAfter("### The same in TypeScript", "ts")).toBe(
+      fs.readFileSync(WALKTHROUGH, "utf8"),
     );
   });
 
   it("type-checks against the client", async () => {
+    fs.writeFileSync(
+      path.join(workDir, "tsconfig.json"),
+      JSON.stringify({
+        extends: "../../tsconfig.json",
+        include: [path.relative(workDir, WALKTHROUGH)],
+      }),
+    );
     const tsc = path.join(packageRoot, "node_modules", "typescript", "bin", "tsc");
     const checked = await run(process.execPath, [tsc, "--noEmit", "-p", workDir]).catch(
       (error: { stdout: string }) => ({ stdout: error.stdout, failed: true }),
@@ -48,11 +72,8 @@ describe("the README's TypeScript walkthrough", () => {
     expect(checked.stdout).toBe("");
   });
 
-  it("runs against the API: editions 2 and 3, sold_out for the fourth, three claims listed", async () => {
-    const { stdout } = await run(process.execPath, [file], {
-      cwd: workDir,
-      env: { PATH: process.env.PATH ?? "", API: inject("apiUrl"), KEY: inject("apiKey") },
-    });
+  it("runs with the README's commands from the repository root: editions 2 and 3, sold_out for the fourth, three claims listed", async () => {
+    const stdout = await runShell(blockAfter("### The same in TypeScript", "sh"));
     const lines = stdout.trim().split("\n");
     expect(lines.slice(0, 3)).toEqual([
       "bob confirmed 2",
@@ -66,5 +87,20 @@ describe("the README's TypeScript walkthrough", () => {
       ["3", "confirmed"],
     ]);
     for (const [, , wallet] of listed) expect(wallet).toMatch(/^0x[0-9a-fA-F]{40}$/);
+  });
+});
+
+describe("the README's curl walkthrough", () => {
+  it("runs as written, and again: three claims confirmed and sold_out for the fourth each time", async () => {
+    const block = blockAfter("## Try it", "sh");
+    for (const attempt of [1, 2]) {
+      const said = await runShell(block);
+      expect(said, `run ${attempt}`).not.toContain("idempotency_key_reused");
+      expect(said.match(/"error":\{"code":"sold_out"/g), `run ${attempt}`).toHaveLength(1);
+      // Claims of Ada, bob and carol answered with their editions; the list has all three.
+      expect(said.match(/"edition":[123],/g)?.length, `run ${attempt}`).toBeGreaterThanOrEqual(3);
+      expect(said, `run ${attempt}`).toContain('"claimed_count":3');
+      expect(said, `run ${attempt}`).toMatch(/"pagination":\{[^}]*"count":3/);
+    }
   });
 });

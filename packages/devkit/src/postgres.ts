@@ -68,3 +68,17 @@ export async function dropSchema(databaseUrl: string, schema: string): Promise<v
   const quoted = `"${schema.replaceAll('"', '""')}"`;
   await asAdmin(databaseUrl, (client) => client.query(`DROP SCHEMA IF EXISTS ${quoted} CASCADE`));
 }
+
+/**
+ * Runs SQL the way psql runs a file: one statement at a time (statements end with `;` at the end
+ * of a line), each in its own transaction, so `CREATE DATABASE` works among them.
+ */
+export async function runSqlStatements(serverUrl: string, sql: string): Promise<void> {
+  const statements = sql
+    .split(/;\s*$/m)
+    .map((statement) => statement.trim())
+    .filter(Boolean);
+  await asAdmin(serverUrl, async (client) => {
+    for (const statement of statements) await client.query(statement);
+  });
+}

@@ -1,4 +1,7 @@
+import fs from "node:fs";
 import net from "node:net";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   freePort,
@@ -104,6 +107,33 @@ describe("startProcess", () => {
     child.send("memory");
     expect(await child.nextMessage(5_000)).toEqual({ heard: "memory" });
     await child.stop();
+  });
+});
+
+describe("a parent killed with SIGKILL", () => {
+  it("takes the processes it started down with it: each is asked to stop with its own signal", async () => {
+    // A parent (in a group of its own) that starts a child the way pnpm start does, then is
+    // killed with its whole group: no exit handler of its own runs.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "devkit-orphan-"));
+    const stopped = path.join(dir, "stopped");
+    const child = `process.on("SIGINT", () => { require("node:fs").writeFileSync(${JSON.stringify(stopped)}, "SIGINT"); process.exit(0); }); console.log("ready"); setInterval(() => {}, 1000);`;
+    const parent = node(
+      `const { startProcess } = await import(${JSON.stringify(path.join(import.meta.dirname, "processes.ts"))});
+       const child = startProcess({ name: "child", command: process.execPath, args: ["-e", ${JSON.stringify(child)}], stopSignal: "SIGINT" });
+       await child.waitForLine(/^ready$/, 10_000);
+       console.log("child " + child.pid);
+       setInterval(() => {}, 1000);`,
+      "parent",
+    );
+    const pid = Number((await parent.waitForLine(/^child \d+/, 10_000)).split(" ")[1]);
+    expect(alive(pid)).toBe(true);
+    process.kill(-parent.pid, "SIGKILL");
+    await parent.exited;
+    const deadline = Date.now() + 15_000;
+    while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(alive(pid)).toBe(false);
+    expect(fs.readFileSync(stopped, "utf8")).toBe("SIGINT");
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });
 

@@ -4,12 +4,14 @@
  * kept (a tail for error messages, optionally a log file and a line callback), waited for until
  * it prints a line or answers, and stopped with its signal, then SIGKILL after a grace period.
  *
- * Every group still running is killed when this process exits, however it exits, so a failed or
- * timed-out test never leaves a chain or an indexer behind.
+ * Every group still running is killed when this process exits, however it exits (SIGKILL
+ * included: see guardian.ts), so a failed or timed-out test, or a killed `pnpm start`, never
+ * leaves a chain or an indexer behind.
  */
 import { type Serializable, spawn } from "node:child_process";
 import { createWriteStream, readFileSync, type WriteStream } from "node:fs";
 import net, { type AddressInfo } from "node:net";
+import { guardGroup, releaseGroup } from "./guardian.ts";
 
 export interface ProcessOptions {
   /** Names the process in messages ("chain", "indexer", "api"). */
@@ -144,6 +146,7 @@ export function startProcess(options: ProcessOptions): ManagedProcess {
   if (pid === undefined) throw new Error(`could not start ${options.name} (${options.command})`);
   installCleanup();
   tracked.add(pid);
+  guardGroup(pid, options.stopSignal ?? "SIGTERM");
 
   let tail = "";
   const lineWaiters = new Set<{ pattern: RegExp; resolve(line: string): void }>();
@@ -183,6 +186,7 @@ export function startProcess(options: ProcessOptions): ManagedProcess {
     // "close": the process has exited and its output streams are read to the end.
     child.once("close", (code, signal) => {
       tracked.delete(pid);
+      releaseGroup(pid);
       log?.end();
       resolve({ code, signal });
     });

@@ -3,10 +3,20 @@
  * and a data folder of the test's choosing, and the ways a user ends it: Ctrl-C (SIGINT), or a
  * crash that kills every one of its processes at once (SIGKILL), or all but some of them.
  */
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+
+import { execFileSync } from "node:child_process";
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import {
+  type Exit,
   freePort,
   type ManagedProcess,
   type RunResult,
@@ -26,6 +36,8 @@ export interface StackOptions {
   /** Arguments after `pnpm start` (`--fresh`). */
   args?: string[];
   ports?: StackPorts;
+  /** Run as `pnpm start` (through pnpm, as the README says) instead of `node scripts/start.ts`. */
+  viaPnpm?: boolean;
 }
 
 export interface StackPorts {
@@ -53,13 +65,22 @@ export interface RunningStack {
   lines: string[];
   /** The API key printed on a first start, if one was. */
   printedKey(): string | undefined;
-  /** Ctrl-C: resolves once everything stopped. */
+  /** SIGINT to `pnpm start` alone: resolves once everything stopped. */
   stop(): Promise<void>;
+  /** Ctrl-C in its terminal: SIGINT to its whole process group. Answers how it exited. */
+  ctrlC(): Promise<Exit>;
   /**
    * Every process of the stack killed at once with SIGKILL, as a power cut would; with `spare`,
    * every one but those whose /proc/<pid>/cmdline matches (left running, as orphans).
    */
   crash(options?: { spare?: RegExp }): void;
+  /**
+   * SIGKILL to `pnpm start`'s process group only, as a closed terminal or a supervisor giving up
+   * would: the parts it started each run in a group of their own.
+   */
+  killGroup(): void;
+  /** The pids of `pnpm start` and every process below it, now. */
+  processes(): number[];
   /** The pid of the stack's process whose command line matches (the chain: /anvil/). */
   pidOf(command: RegExp): number | undefined;
 }
@@ -99,14 +120,31 @@ export async function freePorts(): Promise<StackPorts> {
   return { api, chain, indexer, database };
 }
 
+let pnpmCli: string | undefined;
+
+/** pnpm's own script (pnpm.cjs): the one running this suite, else the pinned one from npx. */
+export function pnpm(): string {
+  const running = process.env.npm_execpath;
+  if (running?.includes("pnpm")) return running;
+  pnpmCli ??= realpathSync(
+    execFileSync("npx", ["-y", "-p", "pnpm@10.34.9", "sh", "-c", "command -v pnpm"], {
+      encoding: "utf8",
+    }).trim(),
+  );
+  return pnpmCli;
+}
+
 /** What `pnpm start` is run with: the test's data folder and ports, then its own variables. */
 function startCommand(options: StackOptions, ports: StackPorts) {
   mkdirSync(logDir, { recursive: true });
+  const args = options.viaPnpm
+    ? [pnpm(), "start", ...(options.args ?? [])]
+    : ["scripts/start.ts", ...(options.args ?? [])];
   return {
     logFile: path.join(logDir, `${path.basename(options.dataDir)}-${++starts}.log`),
     name: "pnpm start",
     command: process.execPath,
-    args: ["scripts/start.ts", ...(options.args ?? [])],
+    args,
     cwd: root,
     env: {
       ...process.env,
@@ -156,11 +194,17 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       process.kill(child.pid, "SIGINT");
       await child.exited;
     },
+    async ctrlC() {
+      process.kill(-child.pid, "SIGINT");
+      return child.exited;
+    },
     pidOf(command: RegExp) {
       return descendantsOf(child.pid).find((pid) => command.test(commandLine(pid) ?? ""));
     },
     crash({ spare }: { spare?: RegExp } = {}) {
-      for (const pid of descendantsOf(child.pid)) {
+      // Deepest first, pnpm start itself last: all are gone before anything could see its death
+      // and stop what was spared (devkit's guardian is among them).
+      for (const pid of descendantsOf(child.pid).reverse()) {
         const command = commandLine(pid);
         if (spare && command !== undefined && spare.test(command)) {
           spared.set(pid, command);
@@ -169,6 +213,14 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         kill(pid);
       }
     },
+    killGroup() {
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    },
+    processes: () => descendantsOf(child.pid),
   };
   running.add(stack);
   void child.exited.then(() => running.delete(stack));

@@ -63,7 +63,7 @@ function readableByOthers(dir: string): string[] {
 
 describe("pnpm start on non-default ports", () => {
   it("keeps every object, key and wallet across Ctrl-C and a second start; --fresh wipes them", async () => {
-    const first = await startStack({ dataDir });
+    const first = await startStack({ dataDir, viaPnpm: true });
     expect(first.lines.join("\n")).toContain("starting fresh");
     // The database, its superuser's password and its URL: the server's account's alone.
     const postgres = path.join(dataDir, "postgres");
@@ -82,7 +82,11 @@ describe("pnpm start on non-default ports", () => {
       holder_id: user.id,
     });
     await confirmed(api, `/claims/${claim.body.data.id}`);
-    await first.stop();
+    // Ctrl-C in the terminal of `pnpm start` (SIGINT to all of it): a clean stop, exit 0, and no
+    // pnpm complaint about it.
+    expect(await first.ctrlC()).toEqual({ code: 0, signal: null });
+    expect(first.lines.join("\n")).not.toMatch(/ELIFECYCLE|ERR_PNPM|Command failed/);
+    expect(first.lines.join("\n")).toContain("[start] chain stopped");
 
     const second = await startStack({ dataDir });
     const said = second.lines.join("\n");

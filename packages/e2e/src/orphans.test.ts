@@ -1,0 +1,110 @@
+/**
+ * A killed `pnpm start` leaves nothing running, however it is killed: a SIGKILL of its process
+ * group (a closed terminal, a supervisor giving up) reaches none of its parts, each in a group of
+ * its own, yet the chain, the indexer, the API and PostgreSQL end with it. And while a part of an
+ * earlier stack does still run (a crash that spared it), a new start refuses, naming it, before
+ * it changes anything in the data folder.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { portAnswers } from "@collectibles/devkit/processes";
+import { afterAll, describe, expect, it } from "vitest";
+import { dataFolder, freePorts, killStacks, runStart, startStack } from "./localStack.ts";
+
+const folders: string[] = [];
+afterAll(() => {
+  killStacks();
+  for (const folder of folders) fs.rmSync(folder, { recursive: true, force: true });
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The pids of `pids` still running after up to `timeoutMs`. */
+async function survivors(pids: number[], timeoutMs: number): Promise<number[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const left = pids.filter(alive);
+    if (left.length === 0 || Date.now() > deadline) return left;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Every file under `dir` but the chain's (the spared chain still writes its state), as it is. */
+function snapshot(dir: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  const walk = (folder: string) => {
+    for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
+      const full = path.join(folder, entry.name);
+      const name = path.relative(dir, full);
+      if (name === "chain") continue;
+      if (entry.isDirectory()) walk(full);
+      else {
+        const stat = fs.statSync(full);
+        files[name] = `${stat.size} ${stat.mtimeMs}`;
+      }
+    }
+  };
+  walk(dir);
+  return files;
+}
+
+describe("a SIGKILL of pnpm start's process group", () => {
+  it("ends the chain, the indexer, the API and PostgreSQL with it, freeing every port", async () => {
+    const dataDir = dataFolder("e2e-group-kill");
+    folders.push(dataDir);
+    const stack = await startStack({ dataDir });
+    const processes = stack.processes().filter((pid) => pid !== stack.process.pid);
+    expect(processes.length).toBeGreaterThanOrEqual(4);
+
+    stack.killGroup();
+    await stack.process.exited;
+    // Each part is asked to stop as it wants to (anvil saves its state), then killed if it lingers.
+    expect(await survivors(processes, 30_000)).toEqual([]);
+    for (const port of Object.values(stack.ports)) expect(await portAnswers(port)).toBe(false);
+  });
+});
+
+describe("pnpm start while a part of an earlier stack still runs", () => {
+  it("refuses, naming the part by pid, and changes nothing in the data folder, --fresh included", async () => {
+    const dataDir = dataFolder("e2e-leftover");
+    folders.push(dataDir);
+    const first = await startStack({ dataDir });
+    const chain = first.pidOf(/anvil/) as number;
+    expect(chain).toBeDefined();
+    // Everything else is killed at once, the guardian too: the chain is left as an orphan.
+    first.crash({ spare: /anvil/ });
+    await first.process.exited;
+    expect(alive(chain)).toBe(true);
+    const before = snapshot(dataDir);
+
+    // The same folder on other ports: the orphan still writes the chain's state in it.
+    for (const args of [[], ["--fresh"]]) {
+      const again = await runStart({ dataDir, args, timeoutMs: 60_000 });
+      expect(again.code).toBe(1);
+      expect(again.output).toMatch(
+        new RegExp(`the chain \\(pid ${chain}: [^)]*anvil[^)]*\\) of an earlier pnpm start`),
+      );
+      expect(again.output).toContain("Nothing was changed");
+      expect(snapshot(dataDir)).toEqual(before);
+    }
+
+    // Another folder on the orphan's port: refused naming the port and what holds it.
+    const elsewhere = dataFolder("e2e-leftover-port");
+    folders.push(elsewhere);
+    const ports = { ...(await freePorts()), chain: first.ports.chain };
+    const onPort = await runStart({ dataDir: elsewhere, ports, timeoutMs: 60_000 });
+    expect(onPort.code).toBe(1);
+    expect(onPort.output).toMatch(
+      new RegExp(`port ${ports.chain} \\(CHAIN_PORT\\) is taken by pid ${chain} \\([^)]*anvil`),
+    );
+    expect(fs.readdirSync(elsewhere)).toEqual([]);
+    expect(alive(chain)).toBe(true);
+  });
+});
