@@ -95,7 +95,8 @@ export default defineConfig({
   },
   networks: {
     ...contractsConfig.networks,
-    // `pnpm chain` (hardhat node in contracts/) serves this.
+    // The local chain: anvil from npm (`@collectibles/devkit`), which `pnpm start` and `pnpm chain`
+    // run on CHAIN_PORT (8545), its state kept in a file between runs.
     localhost: {
       type: "http",
       url: env.LOCAL_RPC_URL || "http://127.0.0.1:8545",

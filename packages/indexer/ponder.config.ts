@@ -8,9 +8,10 @@ const env = indexerEnv();
 const deployment = getDeployment(env.chainId);
 const blockHash = await deploymentBlockHash(env.rpcUrl, deployment);
 
-// Hardhat's local node keeps its chain in memory: a restarted node is a different chain with the
-// same id and the same contract address, so nothing fetched from it may be reused from a cache,
-// and nothing indexed from the node before it may be kept.
+// The local chain (anvil, chain id 31337) keeps its state in a file between runs, but a new one
+// (`pnpm start --fresh`, a deleted data folder, `pnpm chain` without CHAIN_STATE) has the same id
+// and contract address as the last: nothing fetched from it may be reused from Ponder's cache,
+// and what was indexed from another instance (another deployment block hash) is dropped.
 const isLocalChain = env.chainId === 31337;
 if (isLocalChain) await forgetOtherChainInstances(env.databaseUrl, env.chainId, blockHash);
 
