@@ -4,8 +4,8 @@
  * that holds a mined row not yet final with the canonical hash at that number: a block a reorg
  * replaced takes its rows back (pending again; sent again when the chain lacks them, confirmed
  * again with the indexer's new facts when their transaction was mined again), and rows below
- * the finalized block become final. Only rows not yet final are watched, so a round costs one
- * block read per distinct block in the finality window.
+ * the finalized block become final. Only rows not yet final are watched, and a round reads one
+ * block (the highest that holds a row) unless that one was replaced.
  */
 import type { Database } from "../db/client.ts";
 import {
@@ -53,15 +53,23 @@ export async function followFinality(
 ): Promise<ReorgSeen | undefined> {
   const { chain, db } = ctx;
   const recorded = await unfinalizedBlocks(db);
-  const numbers = [...new Set(recorded.map((block) => block.number))];
-  const canonical = new Map<bigint, ChainBlock | undefined>();
-  await inChunks(numbers, async (n) => canonical.set(n, await chain.blockAt(n)));
-
   const replaced: RecordedBlock[] = [];
-  for (const block of recorded) {
-    const now = canonical.get(block.number);
-    if (block.hash === null && now) await adoptBlockHash(db, block.number, now.hash);
-    else if (now?.hash !== block.hash) replaced.push(block);
+  // A block's hash commits to every block below it: while the highest recorded block is still
+  // the chain's, so is each lower one, and one read answers for all of them.
+  const known = recorded.filter((block) => block.hash !== null);
+  let top = -1n;
+  for (const block of known) if (block.number > top) top = block.number;
+  const head = top >= 0n ? await chain.blockAt(top) : undefined;
+  if (known.some((block) => block.number === top && block.hash !== head?.hash)) {
+    const numbers = [...new Set(known.map((block) => block.number))];
+    const canonical = new Map<bigint, ChainBlock | undefined>();
+    await inChunks(numbers, async (n) => canonical.set(n, await chain.blockAt(n)));
+    replaced.push(...known.filter((block) => canonical.get(block.number)?.hash !== block.hash));
+  }
+  for (const block of recorded.filter((b) => b.hash === null)) {
+    const now = await chain.blockAt(block.number);
+    if (now) await adoptBlockHash(db, block.number, now.hash);
+    else replaced.push(block);
   }
   const reorg = replaced.length > 0 ? await takeBackReplaced(ctx, replaced) : undefined;
 
