@@ -9,6 +9,8 @@
  * - Each round it confirms what the indexer has (mined rows stay `pending` until the indexer has
  *   their block), creates collectibles (`collectibleSender.ts`) and sends claims in batches
  *   (`claimSender.ts`).
+ * - Once a second it follows finality (`finality.ts`): a row whose block a reorg replaced goes
+ *   back to pending, and rows below the chain's finalized block become final.
  * - Fees stop at the configured cap, and `status()` names a transaction stuck there.
  */
 import type { IndexerReader } from "@collectibles/indexer/reader";
