@@ -3,7 +3,7 @@ import { EVENT_TYPES } from "../db/eventSchema.ts";
 import { decodeEventCursor } from "../lib/cursor.ts";
 import { Claim } from "./claims.ts";
 import { Collectible } from "./collectibles.ts";
-import { cursorParam, MAX_LIMIT, queryInt } from "./common.ts";
+import { cursorParam, DEFAULT_LIMIT, MAX_LIMIT, queryInt } from "./common.ts";
 import { Timestamp, Uuid } from "./fields.ts";
 import { z } from "./zod.ts";
 
@@ -28,7 +28,8 @@ const After = cursorParam("after", decodeEventCursor, {
 
 export const EventsQuery = z.strictObject({
   after: After,
-  limit: queryInt("limit", 1, MAX_LIMIT, 100),
+  // The same default as every list: 20.
+  limit: queryInt("limit", 1, MAX_LIMIT, DEFAULT_LIMIT),
 });
 
 export const EventFeed = z
