@@ -327,7 +327,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The webhook's latest deliveries: attempts, status codes, next retry */
+        /**
+         * The webhook's deliveries, a page at a time: attempts, status codes, next retry
+         * @description Paged as every list, oldest first: follow pagination.next_cursor with ?cursor=. For the latest, filter with updated_since (and status=failed for what to look at).
+         */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -5883,9 +5886,14 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description Only deliveries in it */
-                status?: "pending" | "succeeded" | "failed";
+                page?: number;
                 limit?: number;
+                /** @description Instead of page: the page after the one whose pagination.next_cursor this is; as fast at any depth */
+                cursor?: string;
+                /** @description Only records changed at or after this time (ISO 8601), e.g. to sync what changed since the last poll */
+                updated_since?: string;
+                /** @description Only deliveries in this state */
+                status?: "pending" | "succeeded" | "failed";
             };
             header?: never;
             path: {
@@ -5895,7 +5903,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Newest event first */
+            /** @description A page of deliveries, oldest first */
             200: {
                 headers: {
                     /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
@@ -5910,6 +5918,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        pagination: {
+                            /** @description Null for a cursor page */
+                            page: number | null;
+                            /** @description The page size (limit) */
+                            size: number;
+                            /** @description ceil(count / size) */
+                            pages: number;
+                            /** @description All items matching the filters (writes through another API process show within 2 s) */
+                            count: number;
+                            /** @description Give as ?cursor= for the next page; null when this page is the last */
+                            next_cursor: string | null;
+                        };
                         data: components["schemas"]["WebhookDelivery"][];
                     };
                 };
