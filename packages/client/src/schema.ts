@@ -13,12 +13,28 @@ export interface paths {
         };
         /** Liveness: the process answers */
         get: operations["getHealth"];
-        put?: never;
-        post?: never;
-        delete?: never;
+        /**
+         * Not allowed: /health takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        put: operations["putHealthNotAllowed"];
+        /**
+         * Not allowed: /health takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        post: operations["postHealthNotAllowed"];
+        /**
+         * Not allowed: /health takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        delete: operations["deleteHealthNotAllowed"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Not allowed: /health takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        patch: operations["patchHealthNotAllowed"];
         trace?: never;
     };
     "/images/{id}/{file}": {
@@ -30,12 +46,28 @@ export interface paths {
         };
         /** An uploaded image or one of its variants (public, cached for a year) */
         get: operations["getImage"];
-        put?: never;
-        post?: never;
-        delete?: never;
+        /**
+         * Not allowed: /images/{id}/{file} takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        put: operations["putImagesIdFileNotAllowed"];
+        /**
+         * Not allowed: /images/{id}/{file} takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        post: operations["postImagesIdFileNotAllowed"];
+        /**
+         * Not allowed: /images/{id}/{file} takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        delete: operations["deleteImagesIdFileNotAllowed"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Not allowed: /images/{id}/{file} takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        patch: operations["patchImagesIdFileNotAllowed"];
         trace?: never;
     };
     "/openapi.json": {
@@ -47,12 +79,28 @@ export interface paths {
         };
         /** This document (OpenAPI 3.1) */
         get: operations["getOpenApiDocument"];
-        put?: never;
-        post?: never;
-        delete?: never;
+        /**
+         * Not allowed: /openapi.json takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        put: operations["putOpenapiJsonNotAllowed"];
+        /**
+         * Not allowed: /openapi.json takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        post: operations["postOpenapiJsonNotAllowed"];
+        /**
+         * Not allowed: /openapi.json takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        delete: operations["deleteOpenapiJsonNotAllowed"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Not allowed: /openapi.json takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        patch: operations["patchOpenapiJsonNotAllowed"];
         trace?: never;
     };
     "/ready": {
@@ -64,12 +112,28 @@ export interface paths {
         };
         /** Readiness: database, and chain and indexer when configured */
         get: operations["getReadiness"];
-        put?: never;
-        post?: never;
-        delete?: never;
+        /**
+         * Not allowed: /ready takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        put: operations["putReadyNotAllowed"];
+        /**
+         * Not allowed: /ready takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        post: operations["postReadyNotAllowed"];
+        /**
+         * Not allowed: /ready takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        delete: operations["deleteReadyNotAllowed"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Not allowed: /ready takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        patch: operations["patchReadyNotAllowed"];
         trace?: never;
     };
     "/organizations": {
@@ -81,13 +145,25 @@ export interface paths {
         };
         /** List organizations visible to the key */
         get: operations["listOrganizations"];
-        put?: never;
+        /**
+         * Not allowed: /organizations takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        put: operations["putOrganizationsNotAllowed"];
         /** Create an organization (its wallet is derived by the service) */
         post: operations["createOrganization"];
-        delete?: never;
+        /**
+         * Not allowed: /organizations takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        delete: operations["deleteOrganizationsNotAllowed"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Not allowed: /organizations takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        patch: operations["patchOrganizationsNotAllowed"];
         trace?: never;
     };
     "/organizations/{id}": {
@@ -99,8 +175,16 @@ export interface paths {
         };
         /** Get an organization */
         get: operations["getOrganization"];
-        put?: never;
-        post?: never;
+        /**
+         * Not allowed: /organizations/{id} takes GET, PATCH, DELETE, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, PATCH, DELETE, HEAD`, before any key is checked.
+         */
+        put: operations["putOrganizationsIdNotAllowed"];
+        /**
+         * Not allowed: /organizations/{id} takes GET, PATCH, DELETE, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, PATCH, DELETE, HEAD`, before any key is checked.
+         */
+        post: operations["postOrganizationsIdNotAllowed"];
         /** Deactivate an organization (it must have no active sub-organizations or users) */
         delete: operations["deleteOrganization"];
         options?: never;
@@ -118,13 +202,25 @@ export interface paths {
         };
         /** List users visible to the key */
         get: operations["listUsers"];
-        put?: never;
+        /**
+         * Not allowed: /users takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        put: operations["putUsersNotAllowed"];
         /** Create a user (with their own wallet address, or one derived by the service) */
         post: operations["createUser"];
-        delete?: never;
+        /**
+         * Not allowed: /users takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        delete: operations["deleteUsersNotAllowed"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Not allowed: /users takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        patch: operations["patchUsersNotAllowed"];
         trace?: never;
     };
     "/users/{id}": {
@@ -136,8 +232,16 @@ export interface paths {
         };
         /** Get a user */
         get: operations["getUser"];
-        put?: never;
-        post?: never;
+        /**
+         * Not allowed: /users/{id} takes GET, PATCH, DELETE, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, PATCH, DELETE, HEAD`, before any key is checked.
+         */
+        put: operations["putUsersIdNotAllowed"];
+        /**
+         * Not allowed: /users/{id} takes GET, PATCH, DELETE, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, PATCH, DELETE, HEAD`, before any key is checked.
+         */
+        post: operations["postUsersIdNotAllowed"];
         /** Deactivate a user */
         delete: operations["deleteUser"];
         options?: never;
@@ -155,16 +259,28 @@ export interface paths {
         };
         /** List collectibles visible to the key */
         get: operations["listCollectibles"];
-        put?: never;
+        /**
+         * Not allowed: /collectibles takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        put: operations["putCollectiblesNotAllowed"];
         /**
          * Create a collectible on-chain
          * @description Stored at once, then created on-chain by the relayer. Answers 201 once mined and indexed, or 202 with the pending object after CONFIRM_TIMEOUT_MS (GET shows it turn final). Send `Idempotency-Key` to make retries safe.
          */
         post: operations["createCollectible"];
-        delete?: never;
+        /**
+         * Not allowed: /collectibles takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        delete: operations["deleteCollectiblesNotAllowed"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Not allowed: /collectibles takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        patch: operations["patchCollectiblesNotAllowed"];
         trace?: never;
     };
     "/collectibles/{id}": {
@@ -176,12 +292,28 @@ export interface paths {
         };
         /** Get a collectible */
         get: operations["getCollectible"];
-        put?: never;
-        post?: never;
-        delete?: never;
+        /**
+         * Not allowed: /collectibles/{id} takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        put: operations["putCollectiblesIdNotAllowed"];
+        /**
+         * Not allowed: /collectibles/{id} takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        post: operations["postCollectiblesIdNotAllowed"];
+        /**
+         * Not allowed: /collectibles/{id} takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        delete: operations["deleteCollectiblesIdNotAllowed"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Not allowed: /collectibles/{id} takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        patch: operations["patchCollectiblesIdNotAllowed"];
         trace?: never;
     };
     "/claims": {
@@ -193,16 +325,28 @@ export interface paths {
         };
         /** List claims visible to the key */
         get: operations["listClaims"];
-        put?: never;
+        /**
+         * Not allowed: /claims takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        put: operations["putClaimsNotAllowed"];
         /**
          * Claim one token of a collectible for a user
          * @description Decides already-claimed and sold-out at once (409), stores the claim, and the relayer mints it (claims arriving together share one batch transaction). Answers 201 once minted and indexed, or 202 with the pending claim after CONFIRM_TIMEOUT_MS.
          */
         post: operations["createClaim"];
-        delete?: never;
+        /**
+         * Not allowed: /claims takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        delete: operations["deleteClaimsNotAllowed"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Not allowed: /claims takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        patch: operations["patchClaimsNotAllowed"];
         trace?: never;
     };
     "/claims/batch": {
@@ -212,17 +356,33 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        put?: never;
+        /**
+         * Not allowed: /claims/batch takes POST
+         * @description Answers 405 `method_not_allowed` with `Allow: POST`, before any key is checked.
+         */
+        get: operations["getClaimsBatchNotAllowed"];
+        /**
+         * Not allowed: /claims/batch takes POST
+         * @description Answers 405 `method_not_allowed` with `Allow: POST`, before any key is checked.
+         */
+        put: operations["putClaimsBatchNotAllowed"];
         /**
          * Claim up to 100 tokens in one request
          * @description Each item is decided as POST /claims decides it (holder or email, one per person, never past the supply), in order, in one transaction; an item refused (sold_out, already_claimed, an unknown collectible or holder) does not stop the others. Answers at once with one result per item; created claims are pending and go to the relayer's batches like single claims. An Idempotency-Key covers the whole batch.
          */
         post: operations["createClaimBatch"];
-        delete?: never;
+        /**
+         * Not allowed: /claims/batch takes POST
+         * @description Answers 405 `method_not_allowed` with `Allow: POST`, before any key is checked.
+         */
+        delete: operations["deleteClaimsBatchNotAllowed"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Not allowed: /claims/batch takes POST
+         * @description Answers 405 `method_not_allowed` with `Allow: POST`, before any key is checked.
+         */
+        patch: operations["patchClaimsBatchNotAllowed"];
         trace?: never;
     };
     "/claims/{id}": {
@@ -234,12 +394,28 @@ export interface paths {
         };
         /** Get a claim */
         get: operations["getClaim"];
-        put?: never;
-        post?: never;
-        delete?: never;
+        /**
+         * Not allowed: /claims/{id} takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        put: operations["putClaimsIdNotAllowed"];
+        /**
+         * Not allowed: /claims/{id} takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        post: operations["postClaimsIdNotAllowed"];
+        /**
+         * Not allowed: /claims/{id} takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        delete: operations["deleteClaimsIdNotAllowed"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Not allowed: /claims/{id} takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        patch: operations["patchClaimsIdNotAllowed"];
         trace?: never;
     };
     "/api-keys": {
@@ -251,16 +427,28 @@ export interface paths {
         };
         /** List API keys (never their secrets); admin keys only */
         get: operations["listApiKeys"];
-        put?: never;
+        /**
+         * Not allowed: /api-keys takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        put: operations["putApiKeysNotAllowed"];
         /**
          * Issue an API key, for an organization's subtree and read-only if asked; admin keys only
          * @description The answer is the only time the key exists in clear: keep it.
          */
         post: operations["createApiKey"];
-        delete?: never;
+        /**
+         * Not allowed: /api-keys takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        delete: operations["deleteApiKeysNotAllowed"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Not allowed: /api-keys takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        patch: operations["patchApiKeysNotAllowed"];
         trace?: never;
     };
     "/api-keys/{id}": {
@@ -270,14 +458,30 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        put?: never;
-        post?: never;
+        /**
+         * Not allowed: /api-keys/{id} takes DELETE
+         * @description Answers 405 `method_not_allowed` with `Allow: DELETE`, before any key is checked.
+         */
+        get: operations["getApiKeysIdNotAllowed"];
+        /**
+         * Not allowed: /api-keys/{id} takes DELETE
+         * @description Answers 405 `method_not_allowed` with `Allow: DELETE`, before any key is checked.
+         */
+        put: operations["putApiKeysIdNotAllowed"];
+        /**
+         * Not allowed: /api-keys/{id} takes DELETE
+         * @description Answers 405 `method_not_allowed` with `Allow: DELETE`, before any key is checked.
+         */
+        post: operations["postApiKeysIdNotAllowed"];
         /** Revoke an API key: refused from the next request on, in every API process */
         delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Not allowed: /api-keys/{id} takes DELETE
+         * @description Answers 405 `method_not_allowed` with `Allow: DELETE`, before any key is checked.
+         */
+        patch: operations["patchApiKeysIdNotAllowed"];
         trace?: never;
     };
     "/webhooks": {
@@ -289,16 +493,28 @@ export interface paths {
         };
         /** List the webhooks the key sees (never their secrets) */
         get: operations["listWebhooks"];
-        put?: never;
+        /**
+         * Not allowed: /webhooks takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        put: operations["putWebhooksNotAllowed"];
         /**
          * Send events of an organization's subtree to a URL, signed (Standard Webhooks)
          * @description The answer holds the signing secret, the only time it is shown. Private, loopback and link-local destinations are refused (400 destination_not_allowed) unless the operator allows them.
          */
         post: operations["createWebhook"];
-        delete?: never;
+        /**
+         * Not allowed: /webhooks takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        delete: operations["deleteWebhooksNotAllowed"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Not allowed: /webhooks takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        patch: operations["patchWebhooksNotAllowed"];
         trace?: never;
     };
     "/webhooks/{id}": {
@@ -310,8 +526,16 @@ export interface paths {
         };
         /** Get a webhook */
         get: operations["getWebhook"];
-        put?: never;
-        post?: never;
+        /**
+         * Not allowed: /webhooks/{id} takes GET, PATCH, DELETE, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, PATCH, DELETE, HEAD`, before any key is checked.
+         */
+        put: operations["putWebhooksIdNotAllowed"];
+        /**
+         * Not allowed: /webhooks/{id} takes GET, PATCH, DELETE, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, PATCH, DELETE, HEAD`, before any key is checked.
+         */
+        post: operations["postWebhooksIdNotAllowed"];
         /** Delete a webhook: nothing more is sent to it */
         delete: operations["deleteWebhook"];
         options?: never;
@@ -332,12 +556,28 @@ export interface paths {
          * @description Paged as every list, oldest first: follow pagination.next_cursor with ?cursor=. For the latest, filter with updated_since (and status=failed for what to look at).
          */
         get: operations["listWebhookDeliveries"];
-        put?: never;
-        post?: never;
-        delete?: never;
+        /**
+         * Not allowed: /webhooks/{id}/deliveries takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        put: operations["putWebhooksIdDeliveriesNotAllowed"];
+        /**
+         * Not allowed: /webhooks/{id}/deliveries takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        post: operations["postWebhooksIdDeliveriesNotAllowed"];
+        /**
+         * Not allowed: /webhooks/{id}/deliveries takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        delete: operations["deleteWebhooksIdDeliveriesNotAllowed"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Not allowed: /webhooks/{id}/deliveries takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        patch: operations["patchWebhooksIdDeliveriesNotAllowed"];
         trace?: never;
     };
     "/webhooks/{id}/resend": {
@@ -347,14 +587,30 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        put?: never;
+        /**
+         * Not allowed: /webhooks/{id}/resend takes POST
+         * @description Answers 405 `method_not_allowed` with `Allow: POST`, before any key is checked.
+         */
+        get: operations["getWebhooksIdResendNotAllowed"];
+        /**
+         * Not allowed: /webhooks/{id}/resend takes POST
+         * @description Answers 405 `method_not_allowed` with `Allow: POST`, before any key is checked.
+         */
+        put: operations["putWebhooksIdResendNotAllowed"];
         /** Send a settled delivery again, or every settled delivery of events since a time */
         post: operations["resendWebhook"];
-        delete?: never;
+        /**
+         * Not allowed: /webhooks/{id}/resend takes POST
+         * @description Answers 405 `method_not_allowed` with `Allow: POST`, before any key is checked.
+         */
+        delete: operations["deleteWebhooksIdResendNotAllowed"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Not allowed: /webhooks/{id}/resend takes POST
+         * @description Answers 405 `method_not_allowed` with `Allow: POST`, before any key is checked.
+         */
+        patch: operations["patchWebhooksIdResendNotAllowed"];
         trace?: never;
     };
     "/webhooks/{id}/rotate-secret": {
@@ -364,14 +620,30 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        put?: never;
+        /**
+         * Not allowed: /webhooks/{id}/rotate-secret takes POST
+         * @description Answers 405 `method_not_allowed` with `Allow: POST`, before any key is checked.
+         */
+        get: operations["getWebhooksIdRotateSecretNotAllowed"];
+        /**
+         * Not allowed: /webhooks/{id}/rotate-secret takes POST
+         * @description Answers 405 `method_not_allowed` with `Allow: POST`, before any key is checked.
+         */
+        put: operations["putWebhooksIdRotateSecretNotAllowed"];
         /** Replace the signing secret; the old one keeps signing beside it for 24 hours */
         post: operations["rotateWebhookSecret"];
-        delete?: never;
+        /**
+         * Not allowed: /webhooks/{id}/rotate-secret takes POST
+         * @description Answers 405 `method_not_allowed` with `Allow: POST`, before any key is checked.
+         */
+        delete: operations["deleteWebhooksIdRotateSecretNotAllowed"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Not allowed: /webhooks/{id}/rotate-secret takes POST
+         * @description Answers 405 `method_not_allowed` with `Allow: POST`, before any key is checked.
+         */
+        patch: operations["patchWebhooksIdRotateSecretNotAllowed"];
         trace?: never;
     };
     "/events": {
@@ -386,12 +658,28 @@ export interface paths {
          * @description Keep next_cursor and pass it as ?after= next time: the order never changes and no event is skipped or repeated, also while events are being written.
          */
         get: operations["listEvents"];
-        put?: never;
-        post?: never;
-        delete?: never;
+        /**
+         * Not allowed: /events takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        put: operations["putEventsNotAllowed"];
+        /**
+         * Not allowed: /events takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        post: operations["postEventsNotAllowed"];
+        /**
+         * Not allowed: /events takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        delete: operations["deleteEventsNotAllowed"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Not allowed: /events takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        patch: operations["patchEventsNotAllowed"];
         trace?: never;
     };
 }
@@ -1108,7 +1396,49 @@ export interface components {
             data: components["schemas"]["Collectible"] | components["schemas"]["Claim"] | null;
         };
     };
-    responses: never;
+    responses: {
+        /** @description Not allowed on this path: Allow names the methods it takes */
+        MethodNotAllowed: {
+            headers: {
+                /** @description The methods the path accepts */
+                Allow?: string;
+                /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                "X-Request-Id"?: string;
+                /** @description Always nosniff */
+                "X-Content-Type-Options"?: "nosniff";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Invalid input; details name each field */
+        BadRequest: {
+            headers: {
+                /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                "X-Request-Id"?: string;
+                /** @description Always nosniff */
+                "X-Content-Type-Options"?: "nosniff";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Internal error (nothing about it is shown; the request id finds it in the logs) */
+        InternalError: {
+            headers: {
+                /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                "X-Request-Id"?: string;
+                /** @description Always nosniff */
+                "X-Content-Type-Options"?: "nosniff";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;
@@ -1164,6 +1494,62 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    putHealthNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postHealthNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteHealthNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchHealthNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
         };
     };
     getImage: {
@@ -1262,6 +1648,74 @@ export interface operations {
             };
         };
     };
+    putImagesIdFileNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postImagesIdFileNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteImagesIdFileNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchImagesIdFileNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getOpenApiDocument: {
         parameters: {
             query?: never;
@@ -1312,6 +1766,62 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    putOpenapiJsonNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postOpenapiJsonNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteOpenapiJsonNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchOpenapiJsonNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
         };
     };
     getReadiness: {
@@ -1381,6 +1891,62 @@ export interface operations {
                     "application/json": components["schemas"]["NotReady"];
                 };
             };
+        };
+    };
+    putReadyNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postReadyNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteReadyNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchReadyNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
         };
     };
     listOrganizations: {
@@ -1527,6 +2093,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    putOrganizationsNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
         };
     };
     createOrganization: {
@@ -1782,6 +2362,34 @@ export interface operations {
             };
         };
     };
+    deleteOrganizationsNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchOrganizationsNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getOrganization: {
         parameters: {
             query?: never;
@@ -1920,6 +2528,38 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    putOrganizationsIdNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postOrganizationsIdNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
         };
     };
     deleteOrganization: {
@@ -2472,6 +3112,20 @@ export interface operations {
             };
         };
     };
+    putUsersNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     createUser: {
         parameters: {
             query?: never;
@@ -2724,6 +3378,34 @@ export interface operations {
             };
         };
     };
+    deleteUsersNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchUsersNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getUser: {
         parameters: {
             query?: never;
@@ -2862,6 +3544,38 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    putUsersIdNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postUsersIdNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
         };
     };
     deleteUser: {
@@ -3377,6 +4091,20 @@ export interface operations {
             };
         };
     };
+    putCollectiblesNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     createCollectible: {
         parameters: {
             query?: never;
@@ -3653,6 +4381,34 @@ export interface operations {
             };
         };
     };
+    deleteCollectiblesNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchCollectiblesNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getCollectible: {
         parameters: {
             query?: never;
@@ -3791,6 +4547,70 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    putCollectiblesIdNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postCollectiblesIdNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteCollectiblesIdNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchCollectiblesIdNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
         };
     };
     listClaims: {
@@ -3941,6 +4761,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    putClaimsNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
         };
     };
     createClaim: {
@@ -4218,6 +5052,62 @@ export interface operations {
             };
         };
     };
+    deleteClaimsNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchClaimsNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getClaimsBatchNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putClaimsBatchNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     createClaimBatch: {
         parameters: {
             query?: never;
@@ -4447,6 +5337,34 @@ export interface operations {
             };
         };
     };
+    deleteClaimsBatchNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchClaimsBatchNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getClaim: {
         parameters: {
             query?: never;
@@ -4587,6 +5505,70 @@ export interface operations {
             };
         };
     };
+    putClaimsIdNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postClaimsIdNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteClaimsIdNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchClaimsIdNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listApiKeys: {
         parameters: {
             query?: never;
@@ -4723,6 +5705,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    putApiKeysNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
         };
     };
     createApiKey: {
@@ -4920,6 +5916,82 @@ export interface operations {
             };
         };
     };
+    deleteApiKeysNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchApiKeysNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getApiKeysIdNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putApiKeysIdNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiKeysIdNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     revokeApiKey: {
         parameters: {
             query?: never;
@@ -5077,6 +6149,22 @@ export interface operations {
             };
         };
     };
+    patchApiKeysIdNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: never;
@@ -5196,6 +6284,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    putWebhooksNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
         };
     };
     createWebhook: {
@@ -5393,6 +6495,34 @@ export interface operations {
             };
         };
     };
+    deleteWebhooksNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchWebhooksNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getWebhook: {
         parameters: {
             query?: never;
@@ -5531,6 +6661,38 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    putWebhooksIdNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postWebhooksIdNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
         };
     };
     deleteWebhook: {
@@ -6044,6 +7206,102 @@ export interface operations {
             };
         };
     };
+    putWebhooksIdDeliveriesNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postWebhooksIdDeliveriesNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteWebhooksIdDeliveriesNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchWebhooksIdDeliveriesNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getWebhooksIdResendNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putWebhooksIdResendNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     resendWebhook: {
         parameters: {
             query?: never;
@@ -6241,6 +7499,70 @@ export interface operations {
             };
         };
     };
+    deleteWebhooksIdResendNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchWebhooksIdResendNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getWebhooksIdRotateSecretNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putWebhooksIdRotateSecretNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     rotateWebhookSecret: {
         parameters: {
             query?: never;
@@ -6400,6 +7722,38 @@ export interface operations {
             };
         };
     };
+    deleteWebhooksIdRotateSecretNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchWebhooksIdRotateSecretNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listEvents: {
         parameters: {
             query?: {
@@ -6521,6 +7875,62 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    putEventsNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postEventsNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteEventsNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchEventsNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
         };
     };
 }
