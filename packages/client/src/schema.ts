@@ -1378,22 +1378,48 @@ export interface components {
             /** @description Where the next call starts (?after=): after the last event here, or where this call started when there was none. Keep it to resume after downtime */
             next_cursor: string;
         };
-        Event: {
+        Event: components["schemas"]["CollectibleEvent"] | components["schemas"]["ClaimEvent"];
+        CollectibleEvent: {
             /**
              * Format: uuid
              * @description Also the webhook-id header: deliveries of it share it
              * @example 5b0e6a4e-8d5c-4f55-9d7b-7d0d0d3e6a11
              */
             id: string;
-            type: components["schemas"]["EventType"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "collectible.confirmed" | "collectible.failed";
             /**
              * Format: date-time
              * @description When the change happened
              * @example 2026-11-23T08:00:00.000Z
              */
             timestamp: string;
-            /** @description The object as GET answered it just after the change (a Collectible for collectible.*, a Claim for claim.*); null if it was deleted before the event was first read */
-            data: components["schemas"]["Collectible"] | components["schemas"]["Claim"] | null;
+            /** @description The Collectible as GET answered it just after the change; null if it was deleted before the event was first read */
+            data: components["schemas"]["Collectible"] | null;
+        };
+        ClaimEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id header: deliveries of it share it
+             * @example 5b0e6a4e-8d5c-4f55-9d7b-7d0d0d3e6a11
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "claim.confirmed" | "claim.failed" | "claim.transferred";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             * @example 2026-11-23T08:00:00.000Z
+             */
+            timestamp: string;
+            /** @description The Claim as GET answered it just after the change; null if it was deleted before the event was first read */
+            data: components["schemas"]["Claim"] | null;
         };
     };
     responses: {
