@@ -70,6 +70,42 @@ export interface paths {
         patch: operations["patchImagesIdFileNotAllowed"];
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics: requests, relayer backlog, indexer lag, webhooks, database pool
+         * @description The Prometheus text format, for an admin key (one not limited to an organization), as key management is. See the API's README for the series and the alerts to set on them.
+         */
+        get: operations["getMetrics"];
+        /**
+         * Not allowed: /metrics takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        put: operations["putMetricsNotAllowed"];
+        /**
+         * Not allowed: /metrics takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        post: operations["postMetricsNotAllowed"];
+        /**
+         * Not allowed: /metrics takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        delete: operations["deleteMetricsNotAllowed"];
+        options?: never;
+        head?: never;
+        /**
+         * Not allowed: /metrics takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        patch: operations["patchMetricsNotAllowed"];
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -1733,6 +1769,200 @@ export interface operations {
                 id: string;
                 file: string;
             };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every series, the gauges read at this request */
+            200: {
+                headers: {
+                    /** @description How long the answer may be cached */
+                    "Cache-Control"?: string;
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Invalid input; details name each field */
+            400: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Basic realm; send the API key as the Basic username (curl -u KEY:) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this (a write with a read-only key; key management without an admin key) */
+            403: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (nothing about it is shown; the request id finds it in the logs) */
+            500: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (database, chain or indexer) is unavailable */
+            503: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putMetricsNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postMetricsNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteMetricsNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchMetricsNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;

@@ -34,6 +34,8 @@ export function createTransactionSender(options: SenderOptions) {
   const { client, account, chainId, contract, pollMs, feeCap, receiptOf } = options;
   const capped = (fee: bigint) => (feeCap === undefined ? fee : min(fee, feeCap));
   const stuck = new Map<number, StuckTransaction>();
+  /** Nonces sent and not yet mined (for /metrics). */
+  const unmined = new Set<number>();
 
   /**
    * Signs `call` with `nonce` and broadcasts it; `mined` resolves with the receipt of whichever
@@ -67,6 +69,7 @@ export function createTransactionSender(options: SenderOptions) {
     const hash = keccak256(first);
     await client.sendRawTransaction({ serializedTransaction: first });
 
+    unmined.add(nonce);
     const mined = (async () => {
       const hashes: Hex[] = [hash];
       let sentAt = Date.now();
@@ -102,6 +105,7 @@ export function createTransactionSender(options: SenderOptions) {
         }
       } finally {
         stuck.delete(nonce);
+        unmined.delete(nonce);
       }
     })();
     return { hash, mined };
@@ -113,5 +117,7 @@ export function createTransactionSender(options: SenderOptions) {
     stuckAtFeeCap(): StuckTransaction[] {
       return [...stuck.values()].sort((a, b) => a.since - b.since);
     },
+    /** Transactions sent and not mined yet. */
+    inFlight: (): number => unmined.size,
   };
 }
