@@ -8,6 +8,7 @@ import { mountEndpoints } from "./http/mountEndpoints.ts";
 import { undocumented } from "./http/responseAudit.ts";
 import { ConcurrencyLimit } from "./lib/concurrencyLimit.ts";
 import { GroupQueue } from "./lib/groupQueue.ts";
+import { createMetrics } from "./metrics.ts";
 import { errorHandler, notFoundHandler } from "./middleware/errorHandler.ts";
 import { refuseMalformedQuery } from "./middleware/queryEncoding.ts";
 import { requestLogger } from "./middleware/requestLogger.ts";
@@ -46,6 +47,7 @@ export function routeDepsOf(appDeps: AppDeps): RouteDeps {
     listReads: new ConcurrencyLimit(LIST_READS),
     claimGroups: new GroupQueue((group) => storeClaimGroup(deps, group), CLAIM_GROUP_SIZE),
     openApiDocument,
+    metrics: createMetrics(appDeps),
   };
   return deps;
 }
@@ -63,6 +65,7 @@ export function createApp(appDeps: AppDeps): Express {
   app.set("trust proxy", trustProxy(deps.config.TRUST_PROXY));
 
   app.use(requestLogger(deps.logger));
+  app.use(deps.metrics.observe);
   const audit = deps.auditResponse;
   if (audit) {
     app.use((_req, res, next) => {

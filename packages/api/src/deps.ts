@@ -1,5 +1,6 @@
 /** What `createApp` is built from. Tests and `index.ts` assemble these; nothing here is global. */
 import type { IndexerReader } from "@collectibles/indexer/reader";
+import type { RequestHandler } from "express";
 import type { ChainClient } from "./chain/chainClient.ts";
 import type { ClaimWithOrganization } from "./db/claims.ts";
 import type { Database } from "./db/client.ts";
@@ -59,6 +60,15 @@ export interface AppDeps {
   auditResponse?: (problems: string[]) => void;
 }
 
+/** GET /metrics and what it counts (`metrics.ts`). */
+export interface MetricsService {
+  /** Counts and times every request, by the endpoint that answered it. */
+  observe: RequestHandler;
+  contentType: string;
+  /** The Prometheus text of every series, gauges read now. */
+  scrape(): Promise<string>;
+}
+
 /** What the routers get: the app's dependencies and what `createApp` makes for them. */
 export interface RouteDeps extends AppDeps {
   /** Claim transactions running at once (lib/concurrencyLimit.ts). */
@@ -69,6 +79,7 @@ export interface RouteDeps extends AppDeps {
   claimGroups: GroupQueue<ClaimRequest, ClaimWithOrganization>;
   /** The OpenAPI document of every mounted endpoint (built once, on first use). */
   openApiDocument(): Record<string, unknown>;
+  metrics: MetricsService;
 }
 
 /** One POST /claims waiting to be stored with the others that arrive beside it. */

@@ -42,9 +42,16 @@ type JsonOk<Operation> = Operation extends {
   ? Body
   : never;
 
-/** The paths whose GET answers a paginated list (`/organizations`, `/claims`, ...). */
+/**
+ * The paths whose GET answers a paginated list (`/organizations`, `/claims`, ...). A path whose
+ * GET answers nothing (`never`, which extends anything) is not one.
+ */
 export type ListPath = {
-  [P in keyof paths]: JsonOk<paths[P]["get"]> extends ListPage<unknown> ? P : never;
+  [P in keyof paths]: [JsonOk<paths[P]["get"]>] extends [never]
+    ? never
+    : JsonOk<paths[P]["get"]> extends ListPage<unknown>
+      ? P
+      : never;
 }[keyof paths];
 
 /** The item a list path answers (`/claims` → a Claim). */

@@ -13,12 +13,28 @@ export interface paths {
         };
         /** Liveness: the process answers */
         get: operations["getHealth"];
-        put?: never;
-        post?: never;
-        delete?: never;
+        /**
+         * Not allowed: /health takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        put: operations["putHealthNotAllowed"];
+        /**
+         * Not allowed: /health takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        post: operations["postHealthNotAllowed"];
+        /**
+         * Not allowed: /health takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        delete: operations["deleteHealthNotAllowed"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Not allowed: /health takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        patch: operations["patchHealthNotAllowed"];
         trace?: never;
     };
     "/images/{id}/{file}": {
@@ -30,12 +46,64 @@ export interface paths {
         };
         /** An uploaded image or one of its variants (public, cached for a year) */
         get: operations["getImage"];
-        put?: never;
-        post?: never;
-        delete?: never;
+        /**
+         * Not allowed: /images/{id}/{file} takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        put: operations["putImagesIdFileNotAllowed"];
+        /**
+         * Not allowed: /images/{id}/{file} takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        post: operations["postImagesIdFileNotAllowed"];
+        /**
+         * Not allowed: /images/{id}/{file} takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        delete: operations["deleteImagesIdFileNotAllowed"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Not allowed: /images/{id}/{file} takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        patch: operations["patchImagesIdFileNotAllowed"];
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics: requests, relayer backlog, indexer lag, webhooks, database pool
+         * @description The Prometheus text format, for an admin key (one not limited to an organization), as key management is. See the API's README for the series and the alerts to set on them.
+         */
+        get: operations["getMetrics"];
+        /**
+         * Not allowed: /metrics takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        put: operations["putMetricsNotAllowed"];
+        /**
+         * Not allowed: /metrics takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        post: operations["postMetricsNotAllowed"];
+        /**
+         * Not allowed: /metrics takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        delete: operations["deleteMetricsNotAllowed"];
+        options?: never;
+        head?: never;
+        /**
+         * Not allowed: /metrics takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        patch: operations["patchMetricsNotAllowed"];
         trace?: never;
     };
     "/openapi.json": {
@@ -47,12 +115,28 @@ export interface paths {
         };
         /** This document (OpenAPI 3.1) */
         get: operations["getOpenApiDocument"];
-        put?: never;
-        post?: never;
-        delete?: never;
+        /**
+         * Not allowed: /openapi.json takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        put: operations["putOpenapiJsonNotAllowed"];
+        /**
+         * Not allowed: /openapi.json takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        post: operations["postOpenapiJsonNotAllowed"];
+        /**
+         * Not allowed: /openapi.json takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        delete: operations["deleteOpenapiJsonNotAllowed"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Not allowed: /openapi.json takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        patch: operations["patchOpenapiJsonNotAllowed"];
         trace?: never;
     };
     "/ready": {
@@ -64,12 +148,28 @@ export interface paths {
         };
         /** Readiness: database, and chain and indexer when configured */
         get: operations["getReadiness"];
-        put?: never;
-        post?: never;
-        delete?: never;
+        /**
+         * Not allowed: /ready takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        put: operations["putReadyNotAllowed"];
+        /**
+         * Not allowed: /ready takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        post: operations["postReadyNotAllowed"];
+        /**
+         * Not allowed: /ready takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        delete: operations["deleteReadyNotAllowed"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Not allowed: /ready takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        patch: operations["patchReadyNotAllowed"];
         trace?: never;
     };
     "/organizations": {
@@ -81,13 +181,25 @@ export interface paths {
         };
         /** List organizations visible to the key */
         get: operations["listOrganizations"];
-        put?: never;
+        /**
+         * Not allowed: /organizations takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        put: operations["putOrganizationsNotAllowed"];
         /** Create an organization (its wallet is derived by the service) */
         post: operations["createOrganization"];
-        delete?: never;
+        /**
+         * Not allowed: /organizations takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        delete: operations["deleteOrganizationsNotAllowed"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Not allowed: /organizations takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        patch: operations["patchOrganizationsNotAllowed"];
         trace?: never;
     };
     "/organizations/{id}": {
@@ -99,8 +211,16 @@ export interface paths {
         };
         /** Get an organization */
         get: operations["getOrganization"];
-        put?: never;
-        post?: never;
+        /**
+         * Not allowed: /organizations/{id} takes GET, PATCH, DELETE, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, PATCH, DELETE, HEAD`, before any key is checked.
+         */
+        put: operations["putOrganizationsIdNotAllowed"];
+        /**
+         * Not allowed: /organizations/{id} takes GET, PATCH, DELETE, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, PATCH, DELETE, HEAD`, before any key is checked.
+         */
+        post: operations["postOrganizationsIdNotAllowed"];
         /** Deactivate an organization (it must have no active sub-organizations or users) */
         delete: operations["deleteOrganization"];
         options?: never;
@@ -118,13 +238,25 @@ export interface paths {
         };
         /** List users visible to the key */
         get: operations["listUsers"];
-        put?: never;
+        /**
+         * Not allowed: /users takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        put: operations["putUsersNotAllowed"];
         /** Create a user (with their own wallet address, or one derived by the service) */
         post: operations["createUser"];
-        delete?: never;
+        /**
+         * Not allowed: /users takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        delete: operations["deleteUsersNotAllowed"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Not allowed: /users takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        patch: operations["patchUsersNotAllowed"];
         trace?: never;
     };
     "/users/{id}": {
@@ -136,8 +268,16 @@ export interface paths {
         };
         /** Get a user */
         get: operations["getUser"];
-        put?: never;
-        post?: never;
+        /**
+         * Not allowed: /users/{id} takes GET, PATCH, DELETE, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, PATCH, DELETE, HEAD`, before any key is checked.
+         */
+        put: operations["putUsersIdNotAllowed"];
+        /**
+         * Not allowed: /users/{id} takes GET, PATCH, DELETE, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, PATCH, DELETE, HEAD`, before any key is checked.
+         */
+        post: operations["postUsersIdNotAllowed"];
         /** Deactivate a user */
         delete: operations["deleteUser"];
         options?: never;
@@ -155,16 +295,28 @@ export interface paths {
         };
         /** List collectibles visible to the key */
         get: operations["listCollectibles"];
-        put?: never;
+        /**
+         * Not allowed: /collectibles takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        put: operations["putCollectiblesNotAllowed"];
         /**
          * Create a collectible on-chain
          * @description Stored at once, then created on-chain by the relayer. Answers 201 once mined and indexed, or 202 with the pending object after CONFIRM_TIMEOUT_MS (GET shows it turn final). Send `Idempotency-Key` to make retries safe.
          */
         post: operations["createCollectible"];
-        delete?: never;
+        /**
+         * Not allowed: /collectibles takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        delete: operations["deleteCollectiblesNotAllowed"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Not allowed: /collectibles takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        patch: operations["patchCollectiblesNotAllowed"];
         trace?: never;
     };
     "/collectibles/{id}": {
@@ -176,12 +328,28 @@ export interface paths {
         };
         /** Get a collectible */
         get: operations["getCollectible"];
-        put?: never;
-        post?: never;
-        delete?: never;
+        /**
+         * Not allowed: /collectibles/{id} takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        put: operations["putCollectiblesIdNotAllowed"];
+        /**
+         * Not allowed: /collectibles/{id} takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        post: operations["postCollectiblesIdNotAllowed"];
+        /**
+         * Not allowed: /collectibles/{id} takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        delete: operations["deleteCollectiblesIdNotAllowed"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Not allowed: /collectibles/{id} takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        patch: operations["patchCollectiblesIdNotAllowed"];
         trace?: never;
     };
     "/claims": {
@@ -193,16 +361,28 @@ export interface paths {
         };
         /** List claims visible to the key */
         get: operations["listClaims"];
-        put?: never;
+        /**
+         * Not allowed: /claims takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        put: operations["putClaimsNotAllowed"];
         /**
          * Claim one token of a collectible for a user
          * @description Decides already-claimed and sold-out at once (409), stores the claim, and the relayer mints it (claims arriving together share one batch transaction). Answers 201 once minted and indexed, or 202 with the pending claim after CONFIRM_TIMEOUT_MS.
          */
         post: operations["createClaim"];
-        delete?: never;
+        /**
+         * Not allowed: /claims takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        delete: operations["deleteClaimsNotAllowed"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Not allowed: /claims takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        patch: operations["patchClaimsNotAllowed"];
         trace?: never;
     };
     "/claims/batch": {
@@ -212,17 +392,33 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        put?: never;
+        /**
+         * Not allowed: /claims/batch takes POST
+         * @description Answers 405 `method_not_allowed` with `Allow: POST`, before any key is checked.
+         */
+        get: operations["getClaimsBatchNotAllowed"];
+        /**
+         * Not allowed: /claims/batch takes POST
+         * @description Answers 405 `method_not_allowed` with `Allow: POST`, before any key is checked.
+         */
+        put: operations["putClaimsBatchNotAllowed"];
         /**
          * Claim up to 100 tokens in one request
          * @description Each item is decided as POST /claims decides it (holder or email, one per person, never past the supply), in order, in one transaction; an item refused (sold_out, already_claimed, an unknown collectible or holder) does not stop the others. Answers at once with one result per item; created claims are pending and go to the relayer's batches like single claims. An Idempotency-Key covers the whole batch.
          */
         post: operations["createClaimBatch"];
-        delete?: never;
+        /**
+         * Not allowed: /claims/batch takes POST
+         * @description Answers 405 `method_not_allowed` with `Allow: POST`, before any key is checked.
+         */
+        delete: operations["deleteClaimsBatchNotAllowed"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Not allowed: /claims/batch takes POST
+         * @description Answers 405 `method_not_allowed` with `Allow: POST`, before any key is checked.
+         */
+        patch: operations["patchClaimsBatchNotAllowed"];
         trace?: never;
     };
     "/claims/{id}": {
@@ -234,12 +430,28 @@ export interface paths {
         };
         /** Get a claim */
         get: operations["getClaim"];
-        put?: never;
-        post?: never;
-        delete?: never;
+        /**
+         * Not allowed: /claims/{id} takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        put: operations["putClaimsIdNotAllowed"];
+        /**
+         * Not allowed: /claims/{id} takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        post: operations["postClaimsIdNotAllowed"];
+        /**
+         * Not allowed: /claims/{id} takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        delete: operations["deleteClaimsIdNotAllowed"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Not allowed: /claims/{id} takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        patch: operations["patchClaimsIdNotAllowed"];
         trace?: never;
     };
     "/api-keys": {
@@ -251,16 +463,28 @@ export interface paths {
         };
         /** List API keys (never their secrets); admin keys only */
         get: operations["listApiKeys"];
-        put?: never;
+        /**
+         * Not allowed: /api-keys takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        put: operations["putApiKeysNotAllowed"];
         /**
          * Issue an API key, for an organization's subtree and read-only if asked; admin keys only
          * @description The answer is the only time the key exists in clear: keep it.
          */
         post: operations["createApiKey"];
-        delete?: never;
+        /**
+         * Not allowed: /api-keys takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        delete: operations["deleteApiKeysNotAllowed"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Not allowed: /api-keys takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        patch: operations["patchApiKeysNotAllowed"];
         trace?: never;
     };
     "/api-keys/{id}": {
@@ -270,14 +494,30 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        put?: never;
-        post?: never;
+        /**
+         * Not allowed: /api-keys/{id} takes DELETE
+         * @description Answers 405 `method_not_allowed` with `Allow: DELETE`, before any key is checked.
+         */
+        get: operations["getApiKeysIdNotAllowed"];
+        /**
+         * Not allowed: /api-keys/{id} takes DELETE
+         * @description Answers 405 `method_not_allowed` with `Allow: DELETE`, before any key is checked.
+         */
+        put: operations["putApiKeysIdNotAllowed"];
+        /**
+         * Not allowed: /api-keys/{id} takes DELETE
+         * @description Answers 405 `method_not_allowed` with `Allow: DELETE`, before any key is checked.
+         */
+        post: operations["postApiKeysIdNotAllowed"];
         /** Revoke an API key: refused from the next request on, in every API process */
         delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Not allowed: /api-keys/{id} takes DELETE
+         * @description Answers 405 `method_not_allowed` with `Allow: DELETE`, before any key is checked.
+         */
+        patch: operations["patchApiKeysIdNotAllowed"];
         trace?: never;
     };
     "/webhooks": {
@@ -289,16 +529,28 @@ export interface paths {
         };
         /** List the webhooks the key sees (never their secrets) */
         get: operations["listWebhooks"];
-        put?: never;
+        /**
+         * Not allowed: /webhooks takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        put: operations["putWebhooksNotAllowed"];
         /**
          * Send events of an organization's subtree to a URL, signed (Standard Webhooks)
          * @description The answer holds the signing secret, the only time it is shown. Private, loopback and link-local destinations are refused (400 destination_not_allowed) unless the operator allows them.
          */
         post: operations["createWebhook"];
-        delete?: never;
+        /**
+         * Not allowed: /webhooks takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        delete: operations["deleteWebhooksNotAllowed"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Not allowed: /webhooks takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        patch: operations["patchWebhooksNotAllowed"];
         trace?: never;
     };
     "/webhooks/{id}": {
@@ -310,8 +562,16 @@ export interface paths {
         };
         /** Get a webhook */
         get: operations["getWebhook"];
-        put?: never;
-        post?: never;
+        /**
+         * Not allowed: /webhooks/{id} takes GET, PATCH, DELETE, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, PATCH, DELETE, HEAD`, before any key is checked.
+         */
+        put: operations["putWebhooksIdNotAllowed"];
+        /**
+         * Not allowed: /webhooks/{id} takes GET, PATCH, DELETE, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, PATCH, DELETE, HEAD`, before any key is checked.
+         */
+        post: operations["postWebhooksIdNotAllowed"];
         /** Delete a webhook: nothing more is sent to it */
         delete: operations["deleteWebhook"];
         options?: never;
@@ -327,14 +587,33 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The webhook's latest deliveries: attempts, status codes, next retry */
+        /**
+         * The webhook's deliveries, a page at a time: attempts, status codes, next retry
+         * @description Paged as every list, oldest first: follow pagination.next_cursor with ?cursor=. For the latest, filter with updated_since (and status=failed for what to look at).
+         */
         get: operations["listWebhookDeliveries"];
-        put?: never;
-        post?: never;
-        delete?: never;
+        /**
+         * Not allowed: /webhooks/{id}/deliveries takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        put: operations["putWebhooksIdDeliveriesNotAllowed"];
+        /**
+         * Not allowed: /webhooks/{id}/deliveries takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        post: operations["postWebhooksIdDeliveriesNotAllowed"];
+        /**
+         * Not allowed: /webhooks/{id}/deliveries takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        delete: operations["deleteWebhooksIdDeliveriesNotAllowed"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Not allowed: /webhooks/{id}/deliveries takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        patch: operations["patchWebhooksIdDeliveriesNotAllowed"];
         trace?: never;
     };
     "/webhooks/{id}/resend": {
@@ -344,14 +623,30 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        put?: never;
+        /**
+         * Not allowed: /webhooks/{id}/resend takes POST
+         * @description Answers 405 `method_not_allowed` with `Allow: POST`, before any key is checked.
+         */
+        get: operations["getWebhooksIdResendNotAllowed"];
+        /**
+         * Not allowed: /webhooks/{id}/resend takes POST
+         * @description Answers 405 `method_not_allowed` with `Allow: POST`, before any key is checked.
+         */
+        put: operations["putWebhooksIdResendNotAllowed"];
         /** Send a settled delivery again, or every settled delivery of events since a time */
         post: operations["resendWebhook"];
-        delete?: never;
+        /**
+         * Not allowed: /webhooks/{id}/resend takes POST
+         * @description Answers 405 `method_not_allowed` with `Allow: POST`, before any key is checked.
+         */
+        delete: operations["deleteWebhooksIdResendNotAllowed"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Not allowed: /webhooks/{id}/resend takes POST
+         * @description Answers 405 `method_not_allowed` with `Allow: POST`, before any key is checked.
+         */
+        patch: operations["patchWebhooksIdResendNotAllowed"];
         trace?: never;
     };
     "/webhooks/{id}/rotate-secret": {
@@ -361,14 +656,30 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        put?: never;
+        /**
+         * Not allowed: /webhooks/{id}/rotate-secret takes POST
+         * @description Answers 405 `method_not_allowed` with `Allow: POST`, before any key is checked.
+         */
+        get: operations["getWebhooksIdRotateSecretNotAllowed"];
+        /**
+         * Not allowed: /webhooks/{id}/rotate-secret takes POST
+         * @description Answers 405 `method_not_allowed` with `Allow: POST`, before any key is checked.
+         */
+        put: operations["putWebhooksIdRotateSecretNotAllowed"];
         /** Replace the signing secret; the old one keeps signing beside it for 24 hours */
         post: operations["rotateWebhookSecret"];
-        delete?: never;
+        /**
+         * Not allowed: /webhooks/{id}/rotate-secret takes POST
+         * @description Answers 405 `method_not_allowed` with `Allow: POST`, before any key is checked.
+         */
+        delete: operations["deleteWebhooksIdRotateSecretNotAllowed"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Not allowed: /webhooks/{id}/rotate-secret takes POST
+         * @description Answers 405 `method_not_allowed` with `Allow: POST`, before any key is checked.
+         */
+        patch: operations["patchWebhooksIdRotateSecretNotAllowed"];
         trace?: never;
     };
     "/events": {
@@ -383,12 +694,28 @@ export interface paths {
          * @description Keep next_cursor and pass it as ?after= next time: the order never changes and no event is skipped or repeated, also while events are being written.
          */
         get: operations["listEvents"];
-        put?: never;
-        post?: never;
-        delete?: never;
+        /**
+         * Not allowed: /events takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        put: operations["putEventsNotAllowed"];
+        /**
+         * Not allowed: /events takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        post: operations["postEventsNotAllowed"];
+        /**
+         * Not allowed: /events takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        delete: operations["deleteEventsNotAllowed"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Not allowed: /events takes GET, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, HEAD`, before any key is checked.
+         */
+        patch: operations["patchEventsNotAllowed"];
         trace?: never;
     };
 }
@@ -1099,25 +1426,93 @@ export interface components {
             /** @description Where the next call starts (?after=): after the last event here, or where this call started when there was none. Keep it to resume after downtime */
             next_cursor: string;
         };
-        Event: {
+        Event: components["schemas"]["CollectibleEvent"] | components["schemas"]["ClaimEvent"];
+        CollectibleEvent: {
             /**
              * Format: uuid
              * @description Also the webhook-id header: deliveries of it share it
              * @example 5b0e6a4e-8d5c-4f55-9d7b-7d0d0d3e6a11
              */
             id: string;
-            type: components["schemas"]["EventType"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "collectible.confirmed" | "collectible.failed";
             /**
              * Format: date-time
              * @description When the change happened
              * @example 2026-11-23T08:00:00.000Z
              */
             timestamp: string;
-            /** @description The object as GET answered it just after the change (a Collectible for collectible.*, a Claim for claim.*); null if it was deleted before the event was first read */
-            data: components["schemas"]["Collectible"] | components["schemas"]["Claim"] | null;
+            /** @description The Collectible as GET answered it just after the change; null if it was deleted before the event was first read */
+            data: components["schemas"]["Collectible"] | null;
+        };
+        ClaimEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id header: deliveries of it share it
+             * @example 5b0e6a4e-8d5c-4f55-9d7b-7d0d0d3e6a11
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "claim.confirmed" | "claim.failed" | "claim.transferred";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             * @example 2026-11-23T08:00:00.000Z
+             */
+            timestamp: string;
+            /** @description The Claim as GET answered it just after the change; null if it was deleted before the event was first read */
+            data: components["schemas"]["Claim"] | null;
         };
     };
-    responses: never;
+    responses: {
+        /** @description Not allowed on this path: Allow names the methods it takes */
+        MethodNotAllowed: {
+            headers: {
+                /** @description The methods the path accepts */
+                Allow?: string;
+                /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                "X-Request-Id"?: string;
+                /** @description Always nosniff */
+                "X-Content-Type-Options"?: "nosniff";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Invalid input; details name each field */
+        BadRequest: {
+            headers: {
+                /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                "X-Request-Id"?: string;
+                /** @description Always nosniff */
+                "X-Content-Type-Options"?: "nosniff";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Internal error (nothing about it is shown; the request id finds it in the logs) */
+        InternalError: {
+            headers: {
+                /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                "X-Request-Id"?: string;
+                /** @description Always nosniff */
+                "X-Content-Type-Options"?: "nosniff";
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;
@@ -1173,6 +1568,62 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    putHealthNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postHealthNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteHealthNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchHealthNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
         };
     };
     getImage: {
@@ -1271,6 +1722,268 @@ export interface operations {
             };
         };
     };
+    putImagesIdFileNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postImagesIdFileNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteImagesIdFileNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchImagesIdFileNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every series, the gauges read at this request */
+            200: {
+                headers: {
+                    /** @description How long the answer may be cached */
+                    "Cache-Control"?: string;
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Invalid input; details name each field */
+            400: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Basic realm; send the API key as the Basic username (curl -u KEY:) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this (a write with a read-only key; key management without an admin key) */
+            403: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (nothing about it is shown; the request id finds it in the logs) */
+            500: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (database, chain or indexer) is unavailable */
+            503: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putMetricsNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postMetricsNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteMetricsNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchMetricsNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getOpenApiDocument: {
         parameters: {
             query?: never;
@@ -1321,6 +2034,62 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    putOpenapiJsonNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postOpenapiJsonNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteOpenapiJsonNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchOpenapiJsonNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
         };
     };
     getReadiness: {
@@ -1390,6 +2159,62 @@ export interface operations {
                     "application/json": components["schemas"]["NotReady"];
                 };
             };
+        };
+    };
+    putReadyNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postReadyNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteReadyNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchReadyNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
         };
     };
     listOrganizations: {
@@ -1536,6 +2361,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    putOrganizationsNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
         };
     };
     createOrganization: {
@@ -1791,6 +2630,34 @@ export interface operations {
             };
         };
     };
+    deleteOrganizationsNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchOrganizationsNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getOrganization: {
         parameters: {
             query?: never;
@@ -1929,6 +2796,38 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    putOrganizationsIdNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postOrganizationsIdNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
         };
     };
     deleteOrganization: {
@@ -2481,6 +3380,20 @@ export interface operations {
             };
         };
     };
+    putUsersNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     createUser: {
         parameters: {
             query?: never;
@@ -2733,6 +3646,34 @@ export interface operations {
             };
         };
     };
+    deleteUsersNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchUsersNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getUser: {
         parameters: {
             query?: never;
@@ -2871,6 +3812,38 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    putUsersIdNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postUsersIdNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
         };
     };
     deleteUser: {
@@ -3388,6 +4361,20 @@ export interface operations {
             };
         };
     };
+    putCollectiblesNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     createCollectible: {
         parameters: {
             query?: never;
@@ -3664,6 +4651,34 @@ export interface operations {
             };
         };
     };
+    deleteCollectiblesNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchCollectiblesNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getCollectible: {
         parameters: {
             query?: never;
@@ -3802,6 +4817,70 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    putCollectiblesIdNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postCollectiblesIdNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteCollectiblesIdNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchCollectiblesIdNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
         };
     };
     listClaims: {
@@ -3954,6 +5033,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    putClaimsNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
         };
     };
     createClaim: {
@@ -4231,6 +5324,62 @@ export interface operations {
             };
         };
     };
+    deleteClaimsNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchClaimsNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getClaimsBatchNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putClaimsBatchNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     createClaimBatch: {
         parameters: {
             query?: never;
@@ -4460,6 +5609,34 @@ export interface operations {
             };
         };
     };
+    deleteClaimsBatchNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchClaimsBatchNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getClaim: {
         parameters: {
             query?: never;
@@ -4600,6 +5777,70 @@ export interface operations {
             };
         };
     };
+    putClaimsIdNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postClaimsIdNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteClaimsIdNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchClaimsIdNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listApiKeys: {
         parameters: {
             query?: never;
@@ -4736,6 +5977,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    putApiKeysNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
         };
     };
     createApiKey: {
@@ -4933,6 +6188,82 @@ export interface operations {
             };
         };
     };
+    deleteApiKeysNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchApiKeysNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getApiKeysIdNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putApiKeysIdNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postApiKeysIdNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     revokeApiKey: {
         parameters: {
             query?: never;
@@ -5090,6 +6421,22 @@ export interface operations {
             };
         };
     };
+    patchApiKeysIdNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: never;
@@ -5209,6 +6556,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    putWebhooksNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
         };
     };
     createWebhook: {
@@ -5406,6 +6767,34 @@ export interface operations {
             };
         };
     };
+    deleteWebhooksNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchWebhooksNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getWebhook: {
         parameters: {
             query?: never;
@@ -5544,6 +6933,38 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    putWebhooksIdNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postWebhooksIdNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
         };
     };
     deleteWebhook: {
@@ -5899,9 +7320,14 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description Only deliveries in it */
-                status?: "pending" | "succeeded" | "failed";
+                page?: number;
                 limit?: number;
+                /** @description Instead of page: the page after the one whose pagination.next_cursor this is; as fast at any depth */
+                cursor?: string;
+                /** @description Only records changed at or after this time (ISO 8601), e.g. to sync what changed since the last poll */
+                updated_since?: string;
+                /** @description Only deliveries in this state */
+                status?: "pending" | "succeeded" | "failed";
             };
             header?: never;
             path: {
@@ -5911,7 +7337,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Newest event first */
+            /** @description A page of deliveries, oldest first */
             200: {
                 headers: {
                     /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
@@ -5926,6 +7352,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        pagination: {
+                            /** @description Null for a cursor page */
+                            page: number | null;
+                            /** @description The page size (limit) */
+                            size: number;
+                            /** @description ceil(count / size) */
+                            pages: number;
+                            /** @description All items matching the filters (writes through another API process show within 2 s) */
+                            count: number;
+                            /** @description Give as ?cursor= for the next page; null when this page is the last */
+                            next_cursor: string | null;
+                        };
                         data: components["schemas"]["WebhookDelivery"][];
                     };
                 };
@@ -6038,6 +7476,102 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    putWebhooksIdDeliveriesNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postWebhooksIdDeliveriesNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteWebhooksIdDeliveriesNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchWebhooksIdDeliveriesNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getWebhooksIdResendNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putWebhooksIdResendNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
         };
     };
     resendWebhook: {
@@ -6237,6 +7771,70 @@ export interface operations {
             };
         };
     };
+    deleteWebhooksIdResendNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchWebhooksIdResendNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getWebhooksIdRotateSecretNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putWebhooksIdRotateSecretNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     rotateWebhookSecret: {
         parameters: {
             query?: never;
@@ -6396,6 +7994,38 @@ export interface operations {
             };
         };
     };
+    deleteWebhooksIdRotateSecretNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchWebhooksIdRotateSecretNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listEvents: {
         parameters: {
             query?: {
@@ -6517,6 +8147,62 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    putEventsNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postEventsNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteEventsNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchEventsNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
         };
     };
 }

@@ -197,6 +197,7 @@ export function createChainClient(options: ChainClientOptions) {
     hookGasBudget: hookBudget,
     send: sender.send,
     stuckAtFeeCap: sender.stuckAtFeeCap,
+    transactionsInFlight: sender.inFlight,
     /** Answers when the RPC does and serves the configured chain. */
     async ping(): Promise<void> {
       const id = await client.getChainId();

@@ -37,6 +37,8 @@ export function createTransactionSender(options: SenderOptions) {
   const { client, account, chainId, contract, pollMs, feeCap, receiptOf } = options;
   const capped = (fee: bigint) => (feeCap === undefined ? fee : min(fee, feeCap));
   const stuck = new Map<number, StuckTransaction>();
+  /** Nonces sent and not yet mined (for /metrics). */
+  const unmined = new Set<number>();
 
   /**
    * Signs `call` with `nonce` and broadcasts it; `mined` resolves with the receipt of whichever
@@ -79,6 +81,7 @@ export function createTransactionSender(options: SenderOptions) {
       }
       return undefined;
     };
+    unmined.add(nonce);
     const mined = (async () => {
       const broadcastAt = Date.now();
       let sentAt = broadcastAt;
@@ -118,6 +121,7 @@ export function createTransactionSender(options: SenderOptions) {
         }
       } finally {
         stuck.delete(nonce);
+        unmined.delete(nonce);
       }
     })();
     return { hash, mined };
@@ -148,5 +152,7 @@ export function createTransactionSender(options: SenderOptions) {
     stuckAtFeeCap(): StuckTransaction[] {
       return [...stuck.values()].sort((a, b) => a.since - b.since);
     },
+    /** Transactions sent and not mined yet. */
+    inFlight: (): number => unmined.size,
   };
 }

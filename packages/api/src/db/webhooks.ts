@@ -1,8 +1,15 @@
 /** Webhooks and their messages: what a key manages, and what the sender takes and records. */
-import { and, desc, eq, gte, isNull, ne, type SQL, sql } from "drizzle-orm";
+import { and, eq, gte, isNull, ne, type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "./client.ts";
-import { type DeliveryAttempt, events, webhookMessages, webhooks } from "./eventSchema.ts";
-import { findOf } from "./readers.ts";
+import {
+  type DeliveryAttempt,
+  type EventType,
+  events,
+  webhookMessages,
+  webhooks,
+} from "./eventSchema.ts";
+import type { Shown } from "./pageRows.ts";
+import { findOf, listOf } from "./readers.ts";
 import { rowsOf } from "./rows.ts";
 import { type Scope, scopeCondition } from "./scope.ts";
 
@@ -180,25 +187,28 @@ export async function hasDelivery(q: Queryable, webhookId: string, id: string): 
   return row !== undefined;
 }
 
-/** The webhook's latest deliveries, newest first, with their events. */
-export function deliveriesOf(
-  q: Queryable,
-  webhookId: string,
-  options: { status?: "pending" | "succeeded" | "failed"; limit: number },
-) {
-  return q
-    .select({ message: webhookMessages, eventId: events.id, eventType: events.type })
-    .from(webhookMessages)
-    .innerJoin(events, eq(events.position, webhookMessages.eventPosition))
-    .where(
-      and(
-        eq(webhookMessages.webhookId, webhookId),
-        options.status ? eq(webhookMessages.status, options.status) : undefined,
-      ),
-    )
-    .orderBy(desc(webhookMessages.eventPosition), desc(webhookMessages.id))
-    .limit(options.limit);
+/** A delivery as a page reads it: the message, with its event's id and type. */
+export interface ListedDelivery {
+  message: Shown<typeof webhookMessages.$inferSelect>;
+  eventId: string;
+  eventType: EventType;
 }
+
+/**
+ * A page of a webhook's deliveries (`webhook_id`, the caller has checked that the key sees the
+ * webhook), read as every list is: oldest first, by page or by cursor (the index on
+ * (webhook_id, created_at, id)).
+ */
+export const listDeliveries = listOf(
+  webhookMessages,
+  () => undefined,
+  { webhook_id: webhookMessages.webhookId, status: webhookMessages.status },
+  {
+    fields: { message: webhookMessages, eventId: events.id, eventType: events.type },
+    join: (page) => page.innerJoin(events, eq(events.position, webhookMessages.eventPosition)),
+    positionOf: (row: ListedDelivery) => row.message,
+  },
+);
 
 /**
  * Makes deliveries of the webhook pending and due now again: one (`deliveryId`), or those of

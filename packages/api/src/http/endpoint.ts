@@ -15,7 +15,7 @@ import type { Env } from "../env.ts";
 import type { AuthContext } from "../middleware/auth.ts";
 import type { HeaderName } from "./responseHeaders.ts";
 
-export type Method = "get" | "post" | "patch" | "delete";
+export type Method = "get" | "put" | "post" | "patch" | "delete";
 
 export interface ResponseSpec {
   description: string;

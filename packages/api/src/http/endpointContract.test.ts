@@ -11,6 +11,7 @@ import { endpoints } from "../routes/endpoints.ts";
 import { endpointSpecs } from "../routes/specs.ts";
 import { startTestApp, type TestApp, type TestServer } from "../test/testApp.ts";
 import type { EndpointSpec } from "./endpoint.ts";
+import { notAllowedSpecs } from "./methodNotAllowed.ts";
 
 let t: TestApp;
 let limited: TestServer;
@@ -80,12 +81,14 @@ describe("every declared endpoint", () => {
     const documented = Object.entries(document.paths as Record<string, object>).flatMap(
       ([path, operations]) => Object.keys(operations).map((method) => `${method} ${path}`),
     );
-    expect(documented.sort()).toEqual(endpointSpecs.map((s) => `${s.method} ${s.path}`).sort());
+    // Beside them, the 405 of each method a path does not take (its own test is below).
+    const described = [...endpointSpecs, ...notAllowedSpecs(endpointSpecs)];
+    expect(documented.sort()).toEqual(described.map((s) => `${s.method} ${s.path}`).sort());
     const ids = Object.values(document.paths as Record<string, Record<string, object>>).flatMap(
       (operations) =>
         Object.values(operations).map((op) => (op as { operationId: string }).operationId),
     );
-    expect(ids.sort()).toEqual(endpointSpecs.map((s) => s.operationId).sort());
+    expect(ids.sort()).toEqual(described.map((s) => s.operationId).sort());
   });
 
   it("answers the middleware's refusals with only the statuses and headers the document lists", async () => {
@@ -114,6 +117,39 @@ describe("every declared endpoint", () => {
     expect(res.body.error.code).toBe("method_not_allowed");
     const image = await t.call("DELETE", `/images/${randomUUID()}/large.webp`, { key: null });
     expect(image.headers.get("allow")).toBe("GET, HEAD");
+  });
+
+  it("documents each path's 405 for every method it does not take, with the Allow it answers", async () => {
+    const document = (await t.call("GET", "/openapi.json", { key: null })).body;
+    type Response = { description: string; headers: object };
+    type Operation = { summary: string; responses: Record<string, Response | { $ref: string }> };
+    const paths = document.paths as Record<string, Record<string, Operation>>;
+    const resolve = (response: Response | { $ref: string } | undefined) =>
+      response && "$ref" in response
+        ? (document.components.responses[response.$ref.split("/").at(-1) ?? ""] as Response)
+        : response;
+    let checked = 0;
+    for (const [path, item] of Object.entries(paths)) {
+      for (const method of ["get", "put", "post", "patch", "delete"]) {
+        if (endpointSpecs.some((spec) => spec.path === path && spec.method === method)) continue;
+        const where = `${method.toUpperCase()} ${path}`;
+        const operation = item[method];
+        const notAllowed = resolve(operation?.responses["405"]);
+        expect(notAllowed, `${where} is not in the document`).toBeDefined();
+        expect(Object.keys(notAllowed?.headers ?? {}), where).toContain("Allow");
+        const res = await t.call(
+          method.toUpperCase(),
+          path.replace(/\{\w+\}/g, () => randomUUID()),
+          { key: null },
+        );
+        expect(res.status, where).toBe(405);
+        expect(res.body.error.code, where).toBe("method_not_allowed");
+        expect(operation?.summary, where).toContain(`takes ${res.headers.get("allow")}`);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(40);
+    expect(t.undocumentedAnswers).toEqual([]);
   });
 });
 

@@ -2,7 +2,7 @@
  * Turns endpoint declarations into Express routes: each gets the middleware its declaration asks
  * for (key and rate limit, content type and body parsing, Idempotency-Key), its input validated
  * against the declared schemas, and its handler's reply written out. A path answers 405 with
- * `Allow` for a method it does not declare.
+ * `Allow` for a method it does not declare (`methodNotAllowed.ts`).
  */
 import { type Request, type RequestHandler, type Response, Router } from "express";
 import type { RouteDeps } from "../deps.ts";
@@ -21,6 +21,7 @@ import {
   expressPath,
 } from "./endpoint.ts";
 import { answerIdempotently } from "./idempotency.ts";
+import { allowedMethods, notAllowedSpecOf } from "./methodNotAllowed.ts";
 
 declare global {
   namespace Express {
@@ -45,20 +46,26 @@ export function mountEndpoints(endpoints: readonly Endpoint[], deps: RouteDeps):
       windowMs: deps.config.RATE_LIMIT_WINDOW_MS,
     }),
   ];
-  const methodsByPath = new Map<string, string[]>();
-  for (const { spec } of endpoints) {
-    const path = expressPath(spec.path);
-    methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), spec.method.toUpperCase()]);
-  }
-  const allowOf = (methods: string[]) => (methods.includes("GET") ? [...methods, "HEAD"] : methods);
+  const specs = endpoints.map(({ spec }) => spec);
+  const allowByPath = [...allowedMethods(specs)].map(
+    ([path, allow]) => [expressPath(path), allow] as const,
+  );
+  const notAllowedSpec = notAllowedSpecOf(specs);
+  const refuse = (path: string, allow: string[]): RequestHandler => {
+    return (req, res) => {
+      // Its declaration in the document, for the response audit.
+      res.locals.endpoint = notAllowedSpec(req.method, path);
+      throw new MethodNotAllowedError(req.method, req.path, allow);
+    };
+  };
   // A path without parameters answers its other methods 405 before any route runs: GET
   // /claims/batch is not GET /claims/{id} with the id "batch".
-  for (const [path, methods] of methodsByPath) {
+  for (const [path, allow] of allowByPath) {
     if (path.includes(":")) continue;
-    const allow = allowOf(methods);
-    router.all(path, (req, _res, next) => {
+    const refused = refuse(path, allow);
+    router.all(path, (req, res, next) => {
       if (allow.includes(req.method)) return next();
-      throw new MethodNotAllowedError(req.method, req.path, allow);
+      refused(req, res, next);
     });
   }
   for (const endpoint of endpoints) {
@@ -74,12 +81,7 @@ export function mountEndpoints(endpoints: readonly Endpoint[], deps: RouteDeps):
     chain.push(handlerFor(endpoint, deps));
     router[spec.method](expressPath(spec.path), ...chain);
   }
-  for (const [path, methods] of methodsByPath) {
-    const allow = allowOf(methods);
-    router.all(path, (req) => {
-      throw new MethodNotAllowedError(req.method, req.path, allow);
-    });
-  }
+  for (const [path, allow] of allowByPath) router.all(path, refuse(path, allow));
   return router;
 }
 

@@ -5,9 +5,17 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
 import { ErrorResponse, IdempotencyHeaders } from "../schemas/common.ts";
 import { type Answer, answersOf, type EndpointSpec } from "./endpoint.ts";
+import { notAllowedSpecs } from "./methodNotAllowed.ts";
 import { RESPONSE_HEADERS } from "./responseHeaders.ts";
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31["generateDocument"]>;
+
+/** The names of the answers every 405 declaration shares (`components.responses`). */
+const SHARED_RESPONSES: Record<number, string> = {
+  400: "BadRequest",
+  405: "MethodNotAllowed",
+  500: "InternalError",
+};
 
 const KEY_SECURITY: Record<string, string[]>[] = [{ basicAuth: [] }, { bearerAuth: [] }];
 
@@ -24,12 +32,32 @@ export function buildOpenApiDocument(specs: readonly EndpointSpec[]): OpenApiDoc
     description: "Authorization: Bearer KEY",
   });
   const operationIds = new Set<string>();
-  for (const spec of specs) {
-    if (operationIds.has(spec.operationId)) {
-      throw new Error(`two endpoints are declared as ${spec.operationId}`);
+  const register = (route: ReturnType<typeof pathOf>) => {
+    if (operationIds.has(route.operationId ?? "")) {
+      throw new Error(`two endpoints are declared as ${route.operationId}`);
     }
-    operationIds.add(spec.operationId);
-    registry.registerPath(pathOf(spec));
+    operationIds.add(route.operationId ?? "");
+    registry.registerPath(route);
+  };
+  for (const spec of specs) register(pathOf(spec));
+  // Beside what each path takes, its 405 for the methods it does not: their answers are the same
+  // on every path (only the summary names the path's methods), so they are written once.
+  const shared = new Set<string>();
+  for (const spec of notAllowedSpecs(specs)) {
+    const route = pathOf(spec);
+    for (const [status, answer] of answersOf(spec)) {
+      const name = SHARED_RESPONSES[status] ?? `NotAllowed${status}`;
+      if (!shared.has(name)) {
+        registry.registerComponent("responses", name, {
+          description: answer.description,
+          headers: headersOf(answer),
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+        });
+        shared.add(name);
+      }
+      route.responses[status] = { $ref: `#/components/responses/${name}` };
+    }
+    register(route);
   }
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: "3.1.0",
@@ -80,10 +108,11 @@ function pathOf(spec: EndpointSpec): Parameters<OpenAPIRegistry["registerPath"]>
   };
 }
 
+const headersOf = (answer: Answer) =>
+  Object.fromEntries(answer.headers.map((name) => [name, { ...RESPONSE_HEADERS[name] }]));
+
 function responseOf(status: number, answer: Answer) {
-  const headers = Object.fromEntries(
-    answer.headers.map((name) => [name, { ...RESPONSE_HEADERS[name] }]),
-  );
+  const headers = headersOf(answer);
   const schema = answer.schema ?? (status >= 400 ? ErrorResponse : undefined);
   const content = answer.media
     ? Object.fromEntries(

@@ -1,8 +1,9 @@
 /** Webhooks and their deliveries as answered. */
 import type { DeliveryStatus } from "../db/eventSchema.ts";
-import type { deliveriesOf, WebhookRow } from "../db/webhooks.ts";
+import type { ListedDelivery, WebhookRow } from "../db/webhooks.ts";
 import type { Delivery, Webhook } from "../schemas/webhooks.ts";
 import type { z } from "../schemas/zod.ts";
+import { timestampsOf } from "./fields.ts";
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
@@ -21,13 +22,11 @@ export function presentWebhook(row: WebhookRow): z.input<typeof Webhook> {
   };
 }
 
-type DeliveryRow = Awaited<ReturnType<typeof deliveriesOf>>[number];
-
 export function presentDelivery({
   message,
   eventId,
   eventType,
-}: DeliveryRow): z.input<typeof Delivery> {
+}: ListedDelivery): z.input<typeof Delivery> {
   const status: DeliveryStatus = message.status;
   return {
     id: message.id,
@@ -37,7 +36,6 @@ export function presentDelivery({
     attempts: message.attempts,
     attempt_count: message.attemptCount,
     next_attempt_at: status === "pending" ? message.nextAttemptAt.toISOString() : null,
-    created_at: message.createdAt.toISOString(),
-    updated_at: message.updatedAt.toISOString(),
+    ...timestampsOf(message),
   };
 }

@@ -3,23 +3,43 @@ import { EVENT_TYPES } from "../db/eventSchema.ts";
 import { decodeEventCursor } from "../lib/cursor.ts";
 import { Claim } from "./claims.ts";
 import { Collectible } from "./collectibles.ts";
-import { cursorParam, MAX_LIMIT, queryInt } from "./common.ts";
+import { cursorParam, DEFAULT_LIMIT, MAX_LIMIT, queryInt } from "./common.ts";
 import { Timestamp, Uuid } from "./fields.ts";
 import { z } from "./zod.ts";
 
 export const EventType = z.enum(EVENT_TYPES).openapi("EventType");
 
-export const Event = z
-  .strictObject({
-    id: Uuid.openapi({ description: "Also the webhook-id header: deliveries of it share it" }),
-    type: EventType,
-    timestamp: Timestamp.openapi({ description: "When the change happened" }),
-    data: z.union([Collectible, Claim]).nullable().openapi({
-      description:
-        "The object as GET answered it just after the change (a Collectible for collectible.*, a Claim for claim.*); null if it was deleted before the event was first read",
-    }),
-  })
-  .openapi("Event");
+/** An event about one kind of object: its types, and that object as `data`. */
+const eventAbout = <T extends z.ZodType>(
+  types: readonly [(typeof EVENT_TYPES)[number], ...(typeof EVENT_TYPES)[number][]],
+  object: T,
+  name: string,
+) =>
+  z
+    .strictObject({
+      id: Uuid.openapi({ description: "Also the webhook-id header: deliveries of it share it" }),
+      type: z.enum(types),
+      timestamp: Timestamp.openapi({ description: "When the change happened" }),
+      // A union with null, not .nullable(): that documents an allOf no null satisfies.
+      data: z.union([object, z.null()]).openapi({
+        description: `The ${name} as GET answered it just after the change; null if it was deleted before the event was first read`,
+      }),
+    })
+    .openapi(`${name}Event`);
+
+export const CollectibleEvent = eventAbout(
+  ["collectible.confirmed", "collectible.failed"],
+  Collectible,
+  "Collectible",
+);
+export const ClaimEvent = eventAbout(
+  ["claim.confirmed", "claim.failed", "claim.transferred"],
+  Claim,
+  "Claim",
+);
+
+/** One union member per kind of object, told apart by `type`: a check of it narrows `data`. */
+export const Event = z.discriminatedUnion("type", [CollectibleEvent, ClaimEvent]).openapi("Event");
 
 const After = cursorParam("after", decodeEventCursor, {
   from: "next_cursor",
@@ -28,7 +48,8 @@ const After = cursorParam("after", decodeEventCursor, {
 
 export const EventsQuery = z.strictObject({
   after: After,
-  limit: queryInt("limit", 1, MAX_LIMIT, 100),
+  // The same default as every list: 20.
+  limit: queryInt("limit", 1, MAX_LIMIT, DEFAULT_LIMIT),
 });
 
 export const EventFeed = z

@@ -1,5 +1,5 @@
 /** Webhooks and their deliveries as answered, and as accepted. */
-import { MAX_LIMIT, queryInt } from "./common.ts";
+import { listQuery } from "./common.ts";
 import { EventType } from "./events.ts";
 import { Timestamp, Uuid } from "./fields.ts";
 import { z } from "./zod.ts";
@@ -93,12 +93,9 @@ export const Delivery = z
   })
   .openapi("WebhookDelivery");
 
-export const DeliveriesQuery = z.strictObject({
-  status: z
-    .enum(["pending", "succeeded", "failed"])
-    .optional()
-    .openapi({ param: { name: "status", in: "query", description: "Only deliveries in it" } }),
-  limit: queryInt("limit", 1, MAX_LIMIT, 20),
+/** Paged as every list: page or cursor, limit, updated_since; and the delivery's status. */
+export const DeliveriesQuery = listQuery({
+  status: [z.enum(["pending", "succeeded", "failed"]), "Only deliveries in this state"],
 });
 
 export const ResendBody = z

@@ -47,20 +47,18 @@ export async function presentNewEvents(deps: RouteDeps, limit = 100): Promise<nu
   return rows.length;
 }
 
-/** What an event's data holds: what the presenters answered (kept as JSON). */
-type EventData = z.input<typeof Event>["data"];
-
 /** The body of an event, as the feed lists it and a webhook delivers it. */
 export function eventBody(
   event: Pick<EventRow, "id" | "type" | "createdAt">,
   data: unknown,
 ): z.input<typeof Event> {
+  // `data` is what the presenter of the type's object answered (kept as JSON).
   return {
     id: event.id,
     type: event.type,
     timestamp: event.createdAt.toISOString(),
-    data: data as EventData,
-  };
+    data,
+  } as z.input<typeof Event>;
 }
 
 /** The events after `after` (a position) that the scope sees, and where the next read starts. */

@@ -5,12 +5,13 @@
  */
 import type { EventType } from "../db/eventSchema.ts";
 import { findOrganization } from "../db/organizations.ts";
+import type { ListQuery } from "../db/readers.ts";
 import type { Scope } from "../db/scope.ts";
 import {
-  deliveriesOf,
   findWebhook,
   hasDelivery,
   insertWebhook,
+  listDeliveries,
   listWebhooks,
   resendDeliveries,
   updateWebhook,
@@ -116,14 +117,11 @@ export async function rotateSecret(
   });
 }
 
-export async function deliveries(
-  deps: RouteDeps,
-  scope: Scope,
-  id: string,
-  query: { status?: "pending" | "succeeded" | "failed"; limit: number },
-) {
+/** A page of the webhook's deliveries, if the scope sees the webhook. */
+export async function deliveries(deps: RouteDeps, scope: Scope, id: string, query: ListQuery) {
   await get(deps, scope, id);
-  return deliveriesOf(deps.db, id, query);
+  // A key that sees the webhook sees all its deliveries.
+  return listDeliveries(deps.db, { organizationId: null }, { ...query, webhook_id: id });
 }
 
 /**

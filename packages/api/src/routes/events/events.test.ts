@@ -120,6 +120,29 @@ describe("GET /events", () => {
     TIMEOUT,
   );
 
+  it(
+    "answers 20 events when no limit is given, as every list does",
+    async () => {
+      const collectibleId = await confirmedCollectible("Fed by default", { totalCount: 30 });
+      const items = Array.from({ length: 25 }, (_, i) => ({
+        collectible_id: collectibleId,
+        email: `default-${i}@example.com`,
+      }));
+      const batch = await t.call("POST", "/claims/batch", { json: { items } });
+      expect(batch.status, JSON.stringify(batch.body)).toBe(200);
+      await until("the batch's claims confirmed", async () => {
+        const res = await t.call("GET", `/claims?collectible_id=${collectibleId}&status=confirmed`);
+        return res.body.pagination.count === items.length ? true : undefined;
+      });
+      const all = await t.call("GET", "/events?limit=100");
+      expect(all.body.data.length).toBeGreaterThan(20);
+      const page = await t.call("GET", "/events");
+      expect(page.status).toBe(200);
+      expect(page.body.data).toEqual(all.body.data.slice(0, 20));
+    },
+    TIMEOUT,
+  );
+
   it("refuses a cursor it did not give", async () => {
     const res = await t.call("GET", "/events?after=bm90LWEtY3Vyc29y");
     expect(res.status).toBe(400);

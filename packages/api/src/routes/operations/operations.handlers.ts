@@ -1,7 +1,8 @@
-/** Handlers of the public operations endpoints. */
+/** Handlers of the operations endpoints: public ones, and /metrics for an admin key. */
 import { imageNotFound } from "../../errorCatalogue.ts";
 import { implement } from "../../http/endpoint.ts";
 import { IMAGE_KEY_PATTERN } from "../../images/imageStorage.ts";
+import { requireAdmin } from "../../services/apiKeys.ts";
 import { checkReadiness } from "../../services/readiness.ts";
 import * as routes from "./operations.routes.ts";
 
@@ -37,6 +38,13 @@ export const operationEndpoints = [
     const headers = { ...IMAGE_HEADERS, ETag: `"${key}"` };
     if (ifNoneMatch === headers.ETag) return { status: 304, body: undefined, headers };
     return { status: 200, body: { contentType: object.contentType, data: object.data }, headers };
+  }),
+
+  implement(routes.getMetrics, async ({ auth }, deps) => {
+    requireAdmin(auth);
+    const data = Buffer.from(await deps.metrics.scrape());
+    const headers = { "Cache-Control": "no-store" };
+    return { status: 200, body: { contentType: deps.metrics.contentType, data }, headers };
   }),
 
   implement(routes.getOpenApiDocument, async (_input, deps) => ({

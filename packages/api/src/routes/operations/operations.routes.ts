@@ -66,6 +66,25 @@ export const getImage = defineEndpoint({
   errors: [404],
 });
 
+export const getMetrics = defineEndpoint({
+  operationId: "getMetrics",
+  method: "get",
+  path: "/metrics",
+  tag,
+  summary: "Prometheus metrics: requests, relayer backlog, indexer lag, webhooks, database pool",
+  description:
+    "The Prometheus text format, for an admin key (one not limited to an organization), as key management is. See the API's README for the series and the alerts to set on them.",
+  auth: "apiKey",
+  responses: {
+    200: {
+      description: "Every series, the gauges read at this request",
+      media: ["text/plain"],
+      headers: ["Cache-Control"],
+    },
+  },
+  errors: [403],
+});
+
 export const getOpenApiDocument = defineEndpoint({
   operationId: "getOpenApiDocument",
   method: "get",

@@ -2,6 +2,7 @@
 import { implement } from "../../http/endpoint.ts";
 import { presentDelivery, presentWebhook } from "../../presenters/webhook.ts";
 import * as webhooks from "../../services/webhooks.ts";
+import { listing } from "../resourceHandlers.ts";
 import * as routes from "./webhooks.routes.ts";
 
 const withSecret = (row: Awaited<ReturnType<typeof webhooks.create>>) => ({
@@ -39,10 +40,12 @@ export const webhookEndpoints = [
     body: { data: withSecret(await webhooks.rotateSecret(deps, auth, params.id)) },
     headers: SECRET_ANSWER,
   })),
-  implement(routes.listWebhookDeliveries, async ({ auth, params, query }, deps) => ({
-    status: 200,
-    body: { data: (await webhooks.deliveries(deps, auth, params.id, query)).map(presentDelivery) },
-  })),
+  implement(routes.listWebhookDeliveries, (input, deps) =>
+    listing(
+      (deps, scope, query) => webhooks.deliveries(deps, scope, input.params.id, query),
+      presentDelivery,
+    )(input, deps),
+  ),
   implement(routes.resendWebhook, async ({ auth, params, body }, deps) => ({
     status: 202,
     body: { data: { queued: await webhooks.resend(deps, auth, params.id, body) } },

@@ -1,7 +1,7 @@
 /** /webhooks: where the service sends events, signed, and what became of each delivery. */
 import { defineEndpoint } from "../../http/endpoint.ts";
 import { JSON_BODY, resourceEndpoints } from "../../http/resourceEndpoints.ts";
-import { DeletedResponse, IdParams } from "../../schemas/common.ts";
+import { DeletedResponse, IdParams, listEnvelope } from "../../schemas/common.ts";
 import {
   CreateWebhookBody,
   DeliveriesQuery,
@@ -86,11 +86,13 @@ export const listWebhookDeliveries = defineEndpoint({
   operationId: "listWebhookDeliveries",
   method: "get",
   path: "/webhooks/{id}/deliveries",
-  summary: "The webhook's latest deliveries: attempts, status codes, next retry",
+  summary: "The webhook's deliveries, a page at a time: attempts, status codes, next retry",
+  description:
+    "Paged as every list, oldest first: follow pagination.next_cursor with ?cursor=. For the latest, filter with updated_since (and status=failed for what to look at).",
   params: IdParams,
   query: DeliveriesQuery,
   responses: {
-    200: { description: "Newest event first", schema: z.strictObject({ data: z.array(Delivery) }) },
+    200: { description: "A page of deliveries, oldest first", schema: listEnvelope(Delivery) },
   },
   errors: [404],
 });

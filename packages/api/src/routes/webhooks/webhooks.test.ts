@@ -159,6 +159,51 @@ describe("webhooks", { timeout: TIMEOUT }, () => {
     });
   });
 
+  it("pages a webhook's deliveries as every list pages: by cursor, oldest first, none skipped or repeated", async () => {
+    const hook = await createWebhook("paged", ["claim.confirmed"]);
+    const collectibleId = await confirmedCollectible("Paged deliveries");
+    const items = Array.from({ length: 5 }, (_, i) => ({
+      collectible_id: collectibleId,
+      email: `paged-${i}@example.com`,
+    }));
+    const batch = await t.call("POST", "/claims/batch", { json: { items } });
+    expect(batch.status, JSON.stringify(batch.body)).toBe(200);
+    const claimIds: string[] = batch.body.data.map(
+      (item: { claim: { id: string } }) => item.claim.id,
+    );
+    const all = await until("five deliveries settled", async () => {
+      const res = await t.call("GET", `/webhooks/${hook.id}/deliveries?status=succeeded&limit=100`);
+      return res.body.pagination.count === items.length ? res.body : undefined;
+    });
+    expect(all.data).toHaveLength(items.length);
+
+    const seen: { id: string; event_id: string; created_at: string }[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = `limit=2${cursor ? `&cursor=${cursor}` : ""}`;
+      const res = await t.call("GET", `/webhooks/${hook.id}/deliveries?${query}`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.pagination).toMatchObject({ size: 2, count: items.length, pages: 3 });
+      seen.push(...res.body.data);
+      cursor = res.body.pagination.next_cursor;
+    } while (cursor);
+    expect(seen.map((d) => d.id)).toEqual(all.data.map((d: { id: string }) => d.id));
+    const times = seen.map((d) => d.created_at);
+    expect([...times].sort()).toEqual(times);
+    // One delivery per claim of the batch.
+    const feed = (await t.call("GET", "/events?limit=100")).body.data as {
+      id: string;
+      data: { id: string };
+    }[];
+    const about = seen.map((d) => feed.find((e) => e.id === d.event_id)?.data.id);
+    expect(new Set(about)).toEqual(new Set(claimIds));
+
+    const second = await t.call("GET", `/webhooks/${hook.id}/deliveries?limit=2&page=2`);
+    expect(second.body.data.map((d: { id: string }) => d.id)).toEqual(
+      seen.slice(2, 4).map((d) => d.id),
+    );
+  });
+
   it("signs with both the new and the old secret for a day after a rotation", async () => {
     const hook = await createWebhook("rotated", ["claim.confirmed"]);
     const rotated = await t.call("POST", `/webhooks/${hook.id}/rotate-secret`);

@@ -1,0 +1,91 @@
+/**
+ * GET /metrics on the real chain, indexer and database, as Prometheus scrapes it: the series an
+ * operator alerts on, after a claim and a webhook delivery that fails, with requests labelled by
+ * their endpoint's path template; and only for an admin key.
+ */
+import { describe, expect, it } from "vitest";
+import { confirmedObjects } from "../../test/confirmedObjects.ts";
+import { until } from "../../test/faults.ts";
+import { chainAppPerFile } from "../../test/perFile.ts";
+
+const TIMEOUT = 180_000;
+const { t, org } = chainAppPerFile({
+  organization: "Measured",
+  env: { CONFIRM_TIMEOUT_MS: "60000", WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: "1" },
+});
+const { confirmedCollectible, confirmedClaim } = confirmedObjects(t, org);
+
+/** The value of the series `name{labels}` in a Prometheus text answer; undefined when absent. */
+function sample(text: string, name: string, labels: Record<string, string> = {}) {
+  for (const line of text.split("\n")) {
+    const match = /^([a-z_]+)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const has = Object.fromEntries(
+      [...(match[2] ?? "").matchAll(/(\w+)="([^"]*)"/g)].map(([, k, v]) => [k, v]),
+    );
+    if (Object.entries(labels).every(([k, v]) => has[k] === v)) return Number(match[3]);
+  }
+  return undefined;
+}
+
+describe("GET /metrics", () => {
+  it(
+    "answers, after a claim, requests by endpoint and status, the relayer, the indexer, webhooks and the pool",
+    async () => {
+      // Nothing listens on port 9: every attempt fails, and the message stays queued.
+      const hook = await t.call("POST", "/webhooks", {
+        json: { url: "http://127.0.0.1:9/hook", event_types: ["claim.confirmed"] },
+      });
+      expect(hook.status, JSON.stringify(hook.body)).toBe(201);
+      const collectibleId = await confirmedCollectible("Measured edition");
+      const claimId = await confirmedClaim(collectibleId, "measured@example.com");
+      expect((await t.call("GET", `/claims/${claimId}`)).status).toBe(200);
+
+      const text = await until("a failed webhook attempt counted", async () => {
+        const res = await t.call("GET", "/metrics");
+        expect(res.status).toBe(200);
+        const body = res.raw.toString("utf8");
+        return (sample(body, "collectibles_webhook_attempts", { status: "pending" }) ?? 0) > 0
+          ? body
+          : undefined;
+      });
+      const res = await t.call("GET", "/metrics");
+      expect(res.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
+
+      const claimed = { method: "POST", route: "/claims", status: "201" };
+      expect(sample(text, "collectibles_http_requests_total", claimed)).toBeGreaterThanOrEqual(1);
+      expect(
+        sample(text, "collectibles_http_request_duration_seconds_count", claimed),
+      ).toBeGreaterThanOrEqual(1);
+      const read = { method: "GET", route: "/claims/{id}", status: "200" };
+      expect(sample(text, "collectibles_http_requests_total", read)).toBeGreaterThanOrEqual(1);
+      // The template, never the raw path: one series however many ids are read.
+      expect(text).not.toContain(claimId);
+
+      for (const kind of ["claim", "collectible"]) {
+        expect(sample(text, "collectibles_relayer_pending", { kind })).toBe(0);
+        expect(sample(text, "collectibles_relayer_oldest_pending_seconds", { kind })).toBe(0);
+      }
+      expect(sample(text, "collectibles_relayer_transactions_in_flight")).toBe(0);
+      expect(sample(text, "collectibles_indexer_lag_blocks")).toBeGreaterThanOrEqual(0);
+      expect(sample(text, "collectibles_webhook_messages", { status: "pending" })).toBe(1);
+      expect(sample(text, "collectibles_db_pool_connections", { state: "total" })).toBeGreaterThan(
+        0,
+      );
+      for (const state of ["idle", "waiting"]) {
+        expect(sample(text, "collectibles_db_pool_connections", { state })).toBeGreaterThanOrEqual(
+          0,
+        );
+      }
+    },
+    TIMEOUT,
+  );
+
+  it("refuses a request without a key (401) and a key limited to an organization (403)", async () => {
+    const anonymous = await t.call("GET", "/metrics", { key: null });
+    expect(anonymous.status).toBe(401);
+    const scoped = await t.call("GET", "/metrics", { key: await t.createKey(org.id) });
+    expect(scoped.status).toBe(403);
+    expect(scoped.body.error.code).toBe("admin_key_required");
+  });
+});
