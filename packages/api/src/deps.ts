@@ -28,6 +28,17 @@ export interface ReadinessCheck {
 }
 
 /** The chain side: present when RPC_URL is configured. */
+/** The last reorg that took back mined objects of this service (chain/finality.ts). */
+export interface ReorgSeen {
+  /** The lowest replaced block that held a row. */
+  fromBlock: bigint;
+  /** Blocks replaced, at least (from `fromBlock` to the head when it was seen). */
+  depth: number;
+  /** Collectibles and claims taken back. */
+  objects: number;
+  at: Date;
+}
+
 export interface ChainServices {
   client: ChainClient;
   /** Wakes the relayer after an intent is stored (it also polls on its own). */
@@ -36,6 +47,8 @@ export interface ChainServices {
   statusWaiter: StatusWaiter;
   /** Where counts and holders are read; absent: the API's own records answer. */
   indexer?: IndexerReader;
+  /** The last reorg this process's relayer saw take back mined objects, if any. */
+  lastReorg(): ReorgSeen | null;
 }
 
 export interface AppDeps {

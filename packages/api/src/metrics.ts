@@ -8,6 +8,7 @@
  */
 import type { RequestHandler } from "express";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { confirmedNotFinal } from "./db/finality.ts";
 import { poolConnections, relayerBacklog, webhookQueue } from "./db/metrics.ts";
 import type { AppDeps, MetricsService } from "./deps.ts";
 
@@ -103,6 +104,29 @@ function makeMetrics(deps: MetricsDeps) {
       },
     });
   }
+
+  new Gauge({
+    name: `${PREFIX}confirmed_not_final`,
+    help: "Collectibles and claims confirmed whose block is not final yet (a reorg can take them back), by kind",
+    labelNames: ["kind"],
+    registers,
+    async collect() {
+      this.reset();
+      const open = await confirmedNotFinal(deps.db).catch(warn("the objects not final"));
+      if (open) {
+        this.set({ kind: "collectible" }, open.collectibles);
+        this.set({ kind: "claim" }, open.claims);
+      }
+    },
+  });
+  new Gauge({
+    name: `${PREFIX}last_reorg_depth_blocks`,
+    help: "Blocks replaced by the last reorg that took back mined objects since start (0: none seen)",
+    registers,
+    collect() {
+      this.set(deps.chain?.lastReorg()?.depth ?? 0);
+    },
+  });
 
   new Gauge({
     name: `${PREFIX}webhook_messages`,

@@ -122,6 +122,7 @@ export function startChainServices(
     services: {
       client,
       wakeRelayer: () => relayer.poke(),
+      lastReorg: () => relayer.status().lastReorg,
       statusWaiter,
       indexer,
     },

@@ -17,20 +17,12 @@ import {
   takeBack,
   unfinalizedBlocks,
 } from "../db/finality.ts";
-import type { ReadinessCheck } from "../deps.ts";
+import type { ReadinessCheck, ReorgSeen } from "../deps.ts";
+
+export type { ReorgSeen };
+
 import type { ChainBlock } from "./chainClient.ts";
 import type { RelayerContext } from "./relayerContext.ts";
-
-/** The last reorg that took back rows of this service. */
-export interface ReorgSeen {
-  /** The lowest replaced block that held a row. */
-  fromBlock: bigint;
-  /** Blocks replaced, at least (from `fromBlock` to the head when it was seen). */
-  depth: number;
-  /** Collectibles and claims taken back. */
-  objects: number;
-  at: Date;
-}
 
 const CHUNK = 500;
 

@@ -30,7 +30,7 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 
 describe("GET /metrics", () => {
   it(
-    "answers, after a claim, requests by endpoint and status, the relayer, the indexer, webhooks and the pool",
+    "answers, after a claim, requests by endpoint and status, the relayer, finality, the indexer, webhooks and the pool",
     async () => {
       // Nothing listens on port 9: every attempt fails, and the message stays queued.
       const hook = await t.call("POST", "/webhooks", {
@@ -67,6 +67,11 @@ describe("GET /metrics", () => {
         expect(sample(text, "collectibles_relayer_oldest_pending_seconds", { kind })).toBe(0);
       }
       expect(sample(text, "collectibles_relayer_transactions_in_flight")).toBe(0);
+      // The claim is confirmed, and its block is not final yet (64 blocks on the local chain).
+      expect(sample(text, "collectibles_confirmed_not_final", { kind: "claim" })).toBeGreaterThan(
+        0,
+      );
+      expect(sample(text, "collectibles_last_reorg_depth_blocks")).toBe(0);
       expect(sample(text, "collectibles_indexer_lag_blocks")).toBeGreaterThanOrEqual(0);
       expect(sample(text, "collectibles_webhook_messages", { status: "pending" })).toBe(1);
       expect(sample(text, "collectibles_db_pool_connections", { state: "total" })).toBeGreaterThan(
