@@ -65,6 +65,12 @@ contract Collectibles is ICollectibles, AccessControlDefaultAdminRules {
     /// the same clear error.
     uint256 private constant _ISOLATED_MINT_GAS = 40_000;
 
+    /// @dev Most revert data of a refusing hook that `claim` passes on. The caller pays to copy it
+    /// (memory grows quadratically: 600 kB would cost it ~800,000 gas on top of the hook's
+    /// budget), so longer data is not copied and `claim` reverts with `ERC1155InvalidReceiver`.
+    /// 1,024 bytes hold any custom error, `Error(string)` of up to 928 bytes or `Panic`.
+    uint256 private constant _MAX_HOOK_REVERT_BYTES = 1024;
+
     uint256 private immutable _hookGasBudget;
 
     mapping(bytes16 collectibleId => Record) private _collectibles;
@@ -294,13 +300,15 @@ contract Collectibles is ICollectibles, AccessControlDefaultAdminRules {
     }
 
     /// @dev A single claim's receiver reverted: pass on its revert data, as OpenZeppelin's
-    /// ERC1155Utils does; returns when there is none. Must directly follow `_callHook` (it reads
-    /// the hook's return data).
+    /// ERC1155Utils does, when it is at most `_MAX_HOOK_REVERT_BYTES` long; returns when there is
+    /// none or more (the caller then reverts with `ERC1155InvalidReceiver`), so a hook's revert
+    /// costs the caller at most that copy besides the hook's budget. Must directly follow
+    /// `_callHook` (it reads the hook's return data).
     function _bubbleHookRevert() private pure {
         // solhint-disable-next-line no-inline-assembly
         assembly ("memory-safe") {
             let size := returndatasize()
-            if size {
+            if and(gt(size, 0), iszero(gt(size, _MAX_HOOK_REVERT_BYTES))) {
                 let ptr := mload(0x40)
                 returndatacopy(ptr, 0, size)
                 revert(ptr, size)

@@ -15,6 +15,7 @@ import {ICollectibles} from "../contracts/interfaces/ICollectibles.sol";
 import {ERC1155ReceiverMock, NonReceiverMock} from "../contracts/test/ERC1155ReceiverMock.sol";
 import {ReentrantMinterMock} from "../contracts/test/ReentrantMinterMock.sol";
 import {GasBurnerReceiverMock} from "../contracts/test/GasBurnerReceiverMock.sol";
+import {LargeRevertReceiverMock} from "../contracts/test/LargeRevertReceiverMock.sol";
 import {CollectiblesTestBase} from "./utils/CollectiblesTestBase.sol";
 import {Vm} from "./utils/Vm.sol";
 
@@ -206,6 +207,25 @@ contract ClaimTest is CollectiblesTestBase {
                 ERC1155ReceiverMock.CustomError.selector, IERC1155Receiver.onERC1155Received.selector
             )
         );
+        _claim(COLLECTIBLE, CLAIM_1, address(receiver));
+        vm.assertEq(collectibles.claimedCount(COLLECTIBLE), 0, "nothing counted");
+    }
+
+    function test_claim_PassesOnReceiverRevertDataOfUpTo1024Bytes() public {
+        // 68 bytes of selector, offset and length, then the payload: 1,024 bytes in all.
+        LargeRevertReceiverMock receiver = new LargeRevertReceiverMock(956, 0);
+        bytes memory expected = abi.encodePacked(
+            LargeRevertReceiverMock.Refused.selector, uint256(0x20), uint256(956), new bytes(956)
+        );
+        vm.assertEq(expected.length, 1024, "revert data length");
+        vm.expectRevert(expected);
+        _claim(COLLECTIBLE, CLAIM_1, address(receiver));
+    }
+
+    function test_claim_RevertsWithInvalidReceiverWhenReceiverRevertDataIsLonger() public {
+        // One byte more than claim() copies: a refusal like a revert without data.
+        LargeRevertReceiverMock receiver = new LargeRevertReceiverMock(957, 0);
+        vm.expectRevert(abi.encodeWithSelector(IERC1155Errors.ERC1155InvalidReceiver.selector, address(receiver)));
         _claim(COLLECTIBLE, CLAIM_1, address(receiver));
         vm.assertEq(collectibles.claimedCount(COLLECTIBLE), 0, "nothing counted");
     }

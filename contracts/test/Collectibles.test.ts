@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { network } from "hardhat";
-import { getAddress, type Hex, parseEventLogs } from "viem";
+import { type Address, getAddress, type Hex, parseEventLogs } from "viem";
 import { encodeClaimRuns, SkipReason } from "../src/claimBatch.ts";
 import {
   ADMIN_DELAY,
@@ -19,7 +19,7 @@ import {
   ZERO_ID,
 } from "./helpers.ts";
 
-const { viem, networkHelpers } = await network.create();
+const { viem, networkHelpers, provider } = await network.create();
 
 const TOTAL = 3n;
 
@@ -390,6 +390,99 @@ describe("Collectibles: claim", () => {
       claim(newId(), withMessage.address),
       "ERC1155ReceiverMock: reverting",
     );
+    assert.equal(await collectibles.read.claimedCount([collectibleId]), 0n);
+  });
+});
+
+describe("Collectibles: claim to a receiver that reverts with huge data", () => {
+  /** The largest hook budget: a hook needs about 750,000 gas of memory to revert with 600 kB. */
+  const BUDGET = 1_000_000n;
+  const HUGE = 600_000n;
+
+  async function withLargestBudget() {
+    const { accounts } = await deployCollectibles(viem);
+    const collectibles = await viem.deployContract("Collectibles", [
+      ADMIN_DELAY,
+      accounts.admin,
+      accounts.minter,
+      BUDGET,
+    ]);
+    const collectibleId = newId();
+    await collectibles.write.createCollectible([collectibleId, newId(), newId(), 10n, metadata], {
+      account: accounts.minter,
+    });
+    const refusing = (payloadBytes: bigint, memoryBytes: bigint) =>
+      viem.deployContract("LargeRevertReceiverMock", [payloadBytes, memoryBytes]);
+    return {
+      collectibles,
+      accounts,
+      collectibleId,
+      // Refused(bytes) with 600 kB of payload.
+      huge: await refusing(HUGE, HUGE),
+      // The same hook cost (600 kB of memory touched), but 100 bytes of revert data.
+      sameCost: await refusing(32n, HUGE),
+      // A plain refusal: 100 bytes of revert data, no memory to speak of.
+      plain: await refusing(32n, 0n),
+    };
+  }
+
+  /** gasUsed of a claim that reverts, mined with automine off (a reverting send would throw). */
+  async function gasOfRefusedClaim(
+    { collectibles, accounts, collectibleId }: Awaited<ReturnType<typeof withLargestBudget>>,
+    to: Address,
+  ): Promise<bigint> {
+    const publicClient = await viem.getPublicClient();
+    await provider.request({ method: "evm_setAutomine", params: [false] });
+    try {
+      const hash = await collectibles.write.claim([collectibleId, newId(), to], {
+        account: accounts.minter,
+        gas: 5_000_000n,
+      });
+      await networkHelpers.mine();
+      const receipt = await publicClient.waitForTransactionReceipt({ hash });
+      assert.equal(receipt.status, "reverted");
+      return receipt.gasUsed;
+    } finally {
+      await provider.request({ method: "evm_setAutomine", params: [true] });
+    }
+  }
+
+  it("costs the caller nothing for the revert data: 600 kB cost what a hook of the same cost answering 100 bytes costs", async () => {
+    const deployment = await networkHelpers.loadFixture(withLargestBudget);
+    const { huge, sameCost, plain } = deployment;
+    const hugeGas = await gasOfRefusedClaim(deployment, huge.address);
+    const sameCostGas = await gasOfRefusedClaim(deployment, sameCost.address);
+    const plainGas = await gasOfRefusedClaim(deployment, plain.address);
+    // Both hooks pay the same ~743,000 gas for their memory, inside their budget; all that may
+    // differ is what the claim does with the answer. Copying 600 kB into the claim's own memory
+    // would cost it ~800,000 more (memory grows quadratically); reading the answer's size and
+    // copying at most 1,024 bytes costs a few hundred.
+    assert.ok(
+      hugeGas <= sameCostGas + 2_000n,
+      `600 kB of revert data cost the caller ${hugeGas - sameCostGas} gas more than 100 bytes`,
+    );
+    // So a refusal never costs more than a plain one plus the hook's budget, however large its
+    // revert data (before the copy was bounded: ~1.6 M gas, 1.5 M above a plain refusal).
+    assert.ok(
+      hugeGas <= plainGas + BUDGET,
+      `a 600 kB refusal used ${hugeGas} gas, a plain one ${plainGas}, the budget is ${BUDGET}`,
+    );
+  });
+
+  it("reverts with ERC1155InvalidReceiver(to) for revert data above 1,024 bytes and passes on smaller data intact", async () => {
+    const { collectibles, accounts, collectibleId, huge, plain } =
+      await networkHelpers.loadFixture(withLargestBudget);
+    const claim = (to: Address) =>
+      collectibles.write.claim([collectibleId, newId(), to], { account: accounts.minter });
+    await viem.assertions.revertWithCustomErrorWithArgs(
+      claim(huge.address),
+      collectibles,
+      "ERC1155InvalidReceiver",
+      [getAddress(huge.address)],
+    );
+    await viem.assertions.revertWithCustomErrorWithArgs(claim(plain.address), plain, "Refused", [
+      `0x${"00".repeat(32)}`,
+    ]);
     assert.equal(await collectibles.read.claimedCount([collectibleId]), 0n);
   });
 });

@@ -176,8 +176,10 @@ interface ICollectibles is IERC1155MetadataURI, IERC1155Errors {
     /// `UnknownCollectible`, `ERC1155InvalidReceiver(0)`, `InvalidClaimId`, `ClaimAlreadyMinted`
     /// (so a resent transaction never mints twice) or `CollectibleSoldOut`, checked in that order.
     /// A contract receiver's hook gets `hookGasBudget()` gas: when it reverts, its revert data is
-    /// passed on (`ERC1155InvalidReceiver(to)` when it has none or answers another value), and
-    /// when it uses up its budget the claim reverts with `ReceiverGasExceeded`. One claim alone
+    /// passed on if it is at most 1,024 bytes long (`ERC1155InvalidReceiver(to)` when it has none
+    /// or more, or answers another value; so a refusal costs the caller at most the hook's budget
+    /// and a 1 kB copy, however much data the hook reverts with), and when it uses up its budget
+    /// the claim reverts with `ReceiverGasExceeded`. One claim alone
     /// has nothing to isolate, and a revert is what a caller of a single mint expects; the
     /// service's relayer sends every claim through `claimBatch`, even one.
     /// @param collectibleId The collectible to mint from.
