@@ -22,6 +22,7 @@ const TEST_CONTRACTS = [
   ["ERC1155ReceiverMock", "ERC1155ReceiverMock", "erc1155ReceiverMock"],
   ["ERC1155ReceiverMock", "NonReceiverMock", "nonReceiverMock"],
   ["GasBurnerReceiverMock", "GasBurnerReceiverMock", "gasBurnerReceiverMock"],
+  ["AdjustableBurnerReceiverMock", "AdjustableBurnerReceiverMock", "adjustableBurnerReceiverMock"],
   ["ReentrantMinterMock", "ReentrantMinterMock", "reentrantMinterMock"],
 ] as const;
 

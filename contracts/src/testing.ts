@@ -7,19 +7,27 @@
  *   or reverts per `ReceiverRevertType`.
  * - `nonReceiverMock()`: a contract without the hook.
  * - `gasBurnerReceiverMock(burn)`: burns `burn` gas in its hook, then accepts.
+ * - `adjustableBurnerReceiverMock(burn)`: the same, with `setBurn(burn)` to change it later.
  * - `reentrantMinterMock(collectibles)`: after `arm(collectibleId, claimId, to, viaBatch,
  *   thenRefuse)`, claims once from its next hook (it needs MINTER_ROLE and a hook budget that
  *   covers a claim).
  */
 import type { Address } from "viem";
 import {
+  adjustableBurnerReceiverMock,
   erc1155ReceiverMock,
   gasBurnerReceiverMock,
   nonReceiverMock,
   reentrantMinterMock,
 } from "./generated/testContracts.ts";
 
-export { erc1155ReceiverMock, gasBurnerReceiverMock, nonReceiverMock, reentrantMinterMock };
+export {
+  adjustableBurnerReceiverMock,
+  erc1155ReceiverMock,
+  gasBurnerReceiverMock,
+  nonReceiverMock,
+  reentrantMinterMock,
+};
 
 /** `ERC1155ReceiverMock.RevertType`. */
 export const ReceiverRevertType = {

@@ -94,7 +94,8 @@ export function createChainClient(options: ChainClientOptions) {
 
   /**
    * The gas limit for a `claimBatch`: its estimate with headroom, plus one whole hook budget per
-   * receiver with code (a hook may spend more when mined than when estimated, up to its budget),
+   * claim to a receiver with code (a contract or an EIP-7702-delegated account; a hook may spend
+   * more when mined than when estimated, up to its budget, at each of its receiver's claims),
    * never above `claimBatchGasCeiling`, the most the batch can use whatever its receivers do.
    * Throws `RevertedError` when the batch would revert as a whole and `GasCapExceededError` when
    * even its estimate is above the ceiling.
@@ -140,13 +141,16 @@ export function createChainClient(options: ChainClientOptions) {
       return ceiling;
     }
     if (estimated > ceiling) throw new GasCapExceededError(estimated, ceiling);
+    const distinct = [...new Set(receivers.map((to) => to.toLowerCase()))];
     const codes = await Promise.all(
-      [...new Set(receivers.map((to) => to.toLowerCase() as Address))].map((address) =>
-        client.getCode({ address }),
-      ),
+      distinct.map((address) => client.getCode({ address: address as Address })),
     );
-    const contracts = BigInt(codes.filter((code) => code !== undefined && code !== "0x").length);
-    return min(ceiling, (estimated * 12n) / 10n + 10_000n + contracts * (budget + budget / 16n));
+    const withCode = new Set(
+      distinct.filter((_, i) => codes[i] !== undefined && codes[i] !== "0x"),
+    );
+    // Every claim to a receiver with code calls its hook, which may spend its whole budget.
+    const hooks = BigInt(receivers.filter((to) => withCode.has(to.toLowerCase())).length);
+    return min(ceiling, (estimated * 12n) / 10n + 10_000n + hooks * (budget + budget / 16n));
   }
 
   async function receiptOf(hash: Hex): Promise<MinedTransaction | undefined> {

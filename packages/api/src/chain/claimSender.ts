@@ -3,16 +3,18 @@
  * most `batchSize`, grouped by collectible, several in flight with consecutive nonces. The contract
  * skips a claim whose receiver refuses or exceeds its hook gas budget and mints the others: that
  * claim fails with its reason (its supply place is given back), nobody else's is sent again. A
- * batch that would revert as a whole, or whose estimate is above its gas ceiling, is split: its
- * claims go one per batch, and one the chain refuses fails with the revert's name.
+ * batch that would revert as a whole, whose estimate is above its gas ceiling, or that reverted
+ * when mined (out of gas: a receiver that became a contract after the estimate) is split in
+ * halves, recursively, and its claims keep to that size from then on (`batch_limit`); a claim
+ * that alone would revert fails with the revert's name.
  */
 import { encodeClaimRuns, SkipReason, uuidToBytes16 } from "@collectibles/contracts";
 import type { Address } from "viem";
 import {
   type ClaimIntent,
+  limitClaimBatches,
   markClaimFailed,
   markClaimsMined,
-  markClaimsSendAlone,
   unsentClaims,
 } from "../db/chainIntents.ts";
 import {
@@ -34,65 +36,91 @@ export const CLAIM_FAILURE = {
 
 /** Sends the waiting claims in `claimBatch` transactions, several in flight. */
 export async function sendClaims(ctx: RelayerContext): Promise<boolean> {
-  const { batchSize, maxInFlight, chain } = ctx;
-  const rows = await unsentClaims(ctx.db, batchSize * maxInFlight);
+  const rows = await unsentClaims(ctx.db, ctx.batchSize * ctx.maxInFlight);
   if (rows.length === 0) return false;
-  // Consecutive claims of one collectible form one run: one supply update in claimBatch.
-  const together = rows
-    .filter((row) => !row.sendAlone)
-    .sort((a, b) =>
+  const jobs: Job[] = [];
+  const planned = await Promise.allSettled(
+    batchesOf(rows, ctx.batchSize).map((batch) => plan(ctx, batch, jobs)),
+  );
+  for (const result of planned) if (result.status === "rejected") throw result.reason;
+  // The chain lacks a collectible recorded as mined: check everything before sending more.
+  if (planned.some((result) => result.status === "fulfilled" && !result.value)) return true;
+  await dispatch(ctx, jobs);
+  return true;
+}
+
+/**
+ * Batches of at most `batchSize` claims, none above the batch limit of a claim in it; claims
+ * of one collectible next to each other (one run: one supply update in claimBatch).
+ */
+export function batchesOf(rows: ClaimIntent[], batchSize: number): ClaimIntent[][] {
+  const byLimit = new Map<number, ClaimIntent[]>();
+  for (const row of rows) {
+    const limit = Math.max(1, Math.min(row.batchLimit ?? batchSize, batchSize));
+    const group = byLimit.get(limit);
+    if (group) group.push(row);
+    else byLimit.set(limit, [row]);
+  }
+  const batches: ClaimIntent[][] = [];
+  for (const [limit, group] of byLimit) {
+    group.sort((a, b) =>
       a.collectibleId < b.collectibleId ? -1 : a.collectibleId > b.collectibleId ? 1 : 0,
     );
-  const batches: ClaimIntent[][] = [];
-  for (let i = 0; i < together.length; i += batchSize) {
-    batches.push(together.slice(i, i + batchSize));
+    for (let i = 0; i < group.length; i += limit) batches.push(group.slice(i, i + limit));
   }
-  // Claims split off a batch that would revert go one per batch, to find the one at fault.
-  for (const row of rows) if (row.sendAlone) batches.push([row]);
-  const limits = await Promise.allSettled(
-    batches.map((batch) => chain.claimBatchGasLimit(batchCall(batch))),
-  );
-  const jobs: Job[] = [];
-  for (const [i, batch] of batches.entries()) {
-    const limit = limits[i];
-    if (limit?.status === "fulfilled") {
-      jobs.push({
-        call: batchCall(batch),
-        gas: limit.value,
-        onMined: (tx) => batchMined(ctx, batch, tx),
-        onReverted: () => batchReverted(ctx, batch),
-      });
-      continue;
-    }
-    const error = limit?.reason;
+  return batches;
+}
+
+/**
+ * Adds the job that sends `batch` with its gas limit. When its estimate reverts or is above its
+ * ceiling, its halves are planned instead (recursively), and a claim that alone would revert or
+ * exceed the ceiling fails. Answers false when the chain lacks the batch's collectible.
+ */
+async function plan(ctx: RelayerContext, batch: ClaimIntent[], jobs: Job[]): Promise<boolean> {
+  let gas: bigint;
+  try {
+    gas = await ctx.chain.claimBatchGasLimit(batchCall(batch));
+  } catch (error) {
     if (!(error instanceof RevertedError || error instanceof GasCapExceededError)) throw error;
-    const [only] = batch;
     if (error instanceof RevertedError && error.reason === "UnknownCollectible") {
       // Its collectible was recorded as mined, yet the chain lacks it: the chain is not what was
       // recorded (a node restored from an older state). Check everything before sending more.
       ctx.logger.warn({ claim: batch[0]?.id }, "the chain lacks a collectible recorded as mined");
       ctx.needsAudit = true;
-      return true;
+      return false;
     }
+    const [only] = batch;
     if (batch.length === 1 && only) {
-      await claimRefused(
-        ctx,
-        only,
-        error instanceof RevertedError ? error.reason : CLAIM_FAILURE.gasCapExceeded,
-      );
-      continue;
+      const reason = error instanceof RevertedError ? error.reason : CLAIM_FAILURE.gasCapExceeded;
+      await claimRefused(ctx, only, reason);
+      return true;
     }
     ctx.logger.info(
       { claims: batch.length, reason: error.message },
-      "claim batch would revert or exceed its gas ceiling; sending its claims one per batch",
+      "claim batch would revert or exceed its gas ceiling; trying its halves",
     );
-    await markClaimsSendAlone(
-      ctx.db,
-      batch.map((row) => row.id),
-    );
+    const halves = await split(ctx, batch);
+    const planned = await Promise.all(halves.map((half) => plan(ctx, half, jobs)));
+    return planned.every(Boolean);
   }
-  await dispatch(ctx, jobs);
+  jobs.push({
+    call: batchCall(batch),
+    gas,
+    onMined: (tx) => batchMined(ctx, batch, tx),
+    onReverted: () => batchReverted(ctx, batch),
+  });
   return true;
+}
+
+/** The halves of a batch; its claims go in batches of at most half its size from now on. */
+async function split(ctx: RelayerContext, batch: ClaimIntent[]): Promise<ClaimIntent[][]> {
+  const half = Math.ceil(batch.length / 2);
+  await limitClaimBatches(
+    ctx.db,
+    batch.map((row) => row.id),
+    half,
+  );
+  return [batch.slice(0, half), batch.slice(half)];
 }
 
 /**
@@ -135,14 +163,18 @@ async function batchMined(ctx: RelayerContext, batch: ClaimIntent[], tx: MinedTr
   await markClaimsMined(ctx.db, mintedBefore, blockOf(tx), null);
 }
 
-/** A batch reverted when mined although its estimate passed: find out claim by claim. */
+/**
+ * A batch reverted when mined although its estimate passed (out of gas: a receiver's hook cost
+ * more, or an account became a contract): its halves go next, until a claim at fault is alone.
+ */
 async function batchReverted(ctx: RelayerContext, batch: ClaimIntent[]) {
   const [only] = batch;
   if (batch.length > 1 || !only) {
-    await markClaimsSendAlone(
-      ctx.db,
-      batch.map((row) => row.id),
+    ctx.logger.info(
+      { claims: batch.length },
+      "claim batch reverted when mined; sending its halves",
     );
+    await split(ctx, batch);
     return;
   }
   try {

@@ -1,7 +1,7 @@
 /**
  * The relayer's ceilings on a real Hardhat node: fees never go above MAX_FEE_PER_GAS_GWEI, a
  * transaction unmined at the cap makes `/ready` answer 503 naming it until it is mined, and a
- * claim batch's gas limit is its estimate plus the hook budgets of its contract recipients,
+ * claim batch's gas limit is its estimate plus a hook budget per claim to a recipient with code,
  * never above `claimBatchGasCeiling` (batch size and hook budget).
  */
 import { randomUUID } from "node:crypto";
@@ -215,6 +215,22 @@ describe("claim batch gas limit", () => {
     const withContract = await relayer().claimBatchGasLimit(batch([fresh(102), refusing]));
     expect(withContract - plain).toBeGreaterThan(DEFAULT_HOOK_GAS_BUDGET);
     expect(withContract).toBeLessThanOrEqual(claimBatchGasCeiling(2, DEFAULT_HOOK_GAS_BUDGET));
+  });
+
+  it("adds a hook budget for every claim to a receiver with code, not once per receiver", async () => {
+    const refusing = await deploy(nonReceiverMock, []);
+    const plains = Array.from({ length: 10 }, (_, i) => fresh(110 + i));
+    const call = batch([...plains, refusing, refusing, refusing]);
+    const limit = await relayer().claimBatchGasLimit(call);
+    const estimate = await client.estimateContractGas({
+      address: contract,
+      abi: collectiblesAbi,
+      account: relayer().address,
+      ...call,
+    });
+    const budget = DEFAULT_HOOK_GAS_BUDGET + DEFAULT_HOOK_GAS_BUDGET / 16n;
+    expect(limit).toBe((estimate * 12n) / 10n + 10_000n + 3n * budget);
+    expect(limit).toBeLessThan(claimBatchGasCeiling(13, DEFAULT_HOOK_GAS_BUDGET));
   });
 
   it("never exceeds the ceiling for a batch whose recipient burns its budget, and the batch mines with only that claim skipped", async () => {

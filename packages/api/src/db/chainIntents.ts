@@ -24,7 +24,8 @@ export interface ClaimIntent {
   id: string;
   collectibleId: string;
   mintedTo: string;
-  sendAlone: boolean;
+  /** The most claims a batch holding it may have (null: any). */
+  batchLimit: number | null;
 }
 
 /** Collectibles accepted and not yet mined, oldest first. */
@@ -60,7 +61,7 @@ export function unsentClaims(
       id: claims.id,
       collectibleId: claims.collectibleId,
       mintedTo: claims.mintedTo,
-      sendAlone: claims.sendAlone,
+      batchLimit: claims.batchLimit,
     })
     .from(claims)
     .innerJoin(collectibles, eq(collectibles.id, claims.collectibleId))
@@ -146,11 +147,12 @@ export async function markClaimsMined(
     .where(and(inArray(claims.id, ids), eq(claims.status, "pending")));
 }
 
-export async function markClaimsSendAlone(q: Queryable, ids: string[]): Promise<void> {
+/** Claims of a batch that reverted: from now on they go in batches of at most `limit`. */
+export async function limitClaimBatches(q: Queryable, ids: string[], limit: number) {
   if (ids.length === 0) return;
   await q
     .update(claims)
-    .set({ sendAlone: true, updatedAt: sql`now()` })
+    .set({ batchLimit: sql`least(coalesce(${claims.batchLimit}, ${limit}), ${limit})` })
     .where(inArray(claims.id, ids));
 }
 
@@ -204,9 +206,7 @@ export async function highestMinedPendingBlock(q: Queryable): Promise<bigint | n
     .from(claims)
     .where(and(eq(claims.status, "pending"), isNotNull(claims.minedBlock)));
   const blocks = [a?.block, b?.block].filter((v) => v !== null && v !== undefined).map(BigInt);
-  let highest: bigint | null = null;
-  for (const block of blocks) if (highest === null || block > highest) highest = block;
-  return highest;
+  return blocks.reduce<bigint | null>((high, b) => (high === null || b > high ? b : high), null);
 }
 
 /** Claims mined at or below `block` and not yet confirmed. */

@@ -215,8 +215,11 @@ export const claims = pgTable(
     transactionHash: text("transaction_hash"),
     minedBlock: bigint("mined_block", { mode: "bigint" }),
     ...finalityColumns(),
-    /** Set when a batch holding this claim reverted: it is sent alone from then on. */
-    sendAlone: boolean("send_alone").notNull().default(false),
+    /**
+     * The most claims a batch holding this claim may have: set to half a batch that held it and
+     * reverted, so such a batch is split in halves until the claim at fault is alone. Null: any.
+     */
+    batchLimit: integer("batch_limit"),
     failureReason: text("failure_reason"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

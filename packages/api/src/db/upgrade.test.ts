@@ -100,3 +100,39 @@ describe("upgrading to one claim per person (0004)", () => {
     ).rejects.toThrow(/claims_collectible_holder_email_unique/);
   });
 });
+
+describe("upgrading to batch limits (0012, 0013)", () => {
+  it("keeps a claim that was to be sent alone in batches of one, and leaves the others unlimited", async () => {
+    const db = await openRaw();
+    cleanups.push(() => db.close());
+    await db.migrate(migrationsUpTo("0011_finality"));
+    const org = "00000000-0000-4000-8000-000000000001";
+    const collectible = "00000000-0000-4000-8000-000000000002";
+    const [alone, together] = [
+      "00000000-0000-4000-8000-000000000031",
+      "00000000-0000-4000-8000-000000000032",
+    ];
+    await db.query(`
+      insert into organizations (id, name, wallet_index, wallet_address)
+        values ('${org}', 'Upgrade Co', 1, '0x0');
+      insert into users (id, organization_id, email, wallet_address) values
+        ('00000000-0000-4000-8000-000000000011', '${org}', 'a@upgrade.example', '0x1'),
+        ('00000000-0000-4000-8000-000000000012', '${org}', 'b@upgrade.example', '0x2');
+      insert into collectibles (id, organization_id, name, total_count, reserved_count, status)
+        values ('${collectible}', '${org}', 'Before', 5, 2, 'pending');
+      insert into claims (id, collectible_id, holder_id, minted_to, send_alone) values
+        ('${alone}', '${collectible}', '00000000-0000-4000-8000-000000000011', '0x1', true),
+        ('${together}', '${collectible}', '00000000-0000-4000-8000-000000000012', '0x2', false);
+    `);
+
+    await db.migrate(MIGRATIONS_FOLDER);
+
+    const rows = await db.query<{ id: string; batch_limit: number | null }>(
+      "select id, batch_limit from claims order by id",
+    );
+    expect(rows).toEqual([
+      { id: alone, batch_limit: 1 },
+      { id: together, batch_limit: null },
+    ]);
+  });
+});
