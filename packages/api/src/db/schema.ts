@@ -17,7 +17,6 @@ import {
   jsonb,
   pgSequence,
   pgTable,
-  primaryKey,
   text,
   uniqueIndex,
   uuid,
