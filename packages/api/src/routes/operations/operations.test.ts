@@ -78,6 +78,7 @@ describe("documentation", () => {
       "/events",
       "/health",
       "/images/{id}/{file}",
+      "/metrics",
       "/openapi.json",
       "/organizations",
       "/organizations/{id}",
@@ -90,11 +91,12 @@ describe("documentation", () => {
       "/webhooks/{id}/resend",
       "/webhooks/{id}/rotate-secret",
     ]);
-    expect(Object.keys(res.body.paths["/organizations/{id}"]).sort()).toEqual([
-      "delete",
-      "get",
-      "patch",
-    ]);
+    // Every method of a path is described: the ones it takes, and 405 for the others.
+    const organization = res.body.paths["/organizations/{id}"];
+    expect(Object.keys(organization).sort()).toEqual(["delete", "get", "patch", "post", "put"]);
+    for (const method of ["post", "put"]) {
+      expect(Object.keys(organization[method].responses)).toContain("405");
+    }
     expect(res.body.components.securitySchemes.basicAuth).toMatchObject({ scheme: "basic" });
     const create = res.body.components.schemas.CreateOrganization;
     expect(create.additionalProperties).toBe(false);
