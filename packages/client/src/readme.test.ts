@@ -4,7 +4,7 @@
  * the TypeScript one (examples/walkthrough.ts, which the README shows) with the README's own
  * commands from the repository root, and the curl one twice, as a reader trying it again would.
  */
-import { execFile } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -90,7 +90,12 @@ describe("the README's TypeScript walkthrough", () => {
   });
 });
 
-describe("the README's curl walkthrough", () => {
+// The README's commands are for a machine with curl; on one without it (only Node and npm)
+// there is nothing of the README's to run here.
+const hasCurl = spawnSync("curl", ["--version"]).status === 0;
+if (!hasCurl) console.warn("no curl on this machine: the README's curl walkthrough is skipped");
+
+describe.skipIf(!hasCurl)("the README's curl walkthrough", () => {
   it("runs as written, and again: three claims confirmed and sold_out for the fourth each time", async () => {
     const block = blockAfter("## Try it", "sh");
     for (const attempt of [1, 2]) {
