@@ -1,0 +1,137 @@
+/**
+ * What the reorg tests share: an API process on a local chain stack, and reads of the API, the
+ * chain and the indexer that say whether a reorg has been seen and healed.
+ */
+import { collectiblesAbi, uuidToBytes16 } from "@collectibles/contracts";
+import { createIndexerReader } from "@collectibles/indexer/reader";
+import { expect } from "vitest";
+import { type apiProcessesOnChainPerFile, jsonOf } from "../test/apiProcess.ts";
+import { until } from "../test/faults.ts";
+
+type Processes = ReturnType<typeof apiProcessesOnChainPerFile>;
+type Api = Awaited<ReturnType<Processes["start"]>>;
+
+export function reorgKit({ call, createCollectible, stack }: Processes) {
+  const rpc = (method: string, params: unknown[] = []) =>
+    stack.client.request({ method, params } as never) as Promise<unknown>;
+
+  const get = async (api: Api, path: string) =>
+    (await jsonOf(await call(api.url, "GET", path))).data;
+
+  function onChain(collectibleId: string, claimId: string): Promise<boolean> {
+    return stack.client.readContract({
+      address: stack.contract,
+      abi: collectiblesAbi,
+      functionName: "isClaimed",
+      args: [uuidToBytes16(collectibleId), uuidToBytes16(claimId)],
+    });
+  }
+
+  function claimedOnChain(collectibleId: string): Promise<bigint> {
+    return stack.client.readContract({
+      address: stack.contract,
+      abi: collectiblesAbi,
+      functionName: "claimedCount",
+      args: [uuidToBytes16(collectibleId)],
+    });
+  }
+
+  async function confirmedClaim(api: Api, collectibleId: string, email: string) {
+    const res = await jsonOf(
+      await call(api.url, "POST", "/claims", { collectible_id: collectibleId, email }),
+    );
+    return until(`claim ${email} confirmed`, async () => {
+      const claim = await get(api, `/claims/${res.data.id}`);
+      return claim.status === "confirmed" ? claim : undefined;
+    });
+  }
+
+  async function newCollectible(api: Api, name: string, total: number) {
+    const org = await jsonOf(await call(api.url, "POST", "/organizations", { name }));
+    const created = await jsonOf(await createCollectible(api.url, org.data.id, name, total));
+    return until(`${name} confirmed`, async () => {
+      const row = await get(api, `/collectibles/${created.data.id}`);
+      return row.status === "confirmed" ? row : undefined;
+    });
+  }
+
+  /** Every event of these objects, in feed order, as `type id`. */
+  async function eventsOf(api: Api, ids: string[]): Promise<string[]> {
+    const seen: string[] = [];
+    let after = "";
+    for (;;) {
+      const page = await jsonOf(await call(api.url, "GET", `/events?limit=100${after}`));
+      for (const event of page.data) {
+        if (ids.includes(event.data?.id)) seen.push(`${event.type} ${event.data.id}`);
+      }
+      if (page.data.length < 100) return seen;
+      after = `&after=${page.next_cursor}`;
+    }
+  }
+
+  /**
+   * Polls until every claim is confirmed and on the chain, failing the moment the API answers
+   * `confirmed` for a claim the chain lacks (read the API first, then the chain: the chain cannot
+   * lose it in between).
+   */
+  async function healed(api: Api, collectibleId: string, claimIds: string[]) {
+    await until(
+      "every claim confirmed again and on the chain",
+      async () => {
+        let all = true;
+        for (const id of claimIds) {
+          const claim = await get(api, `/claims/${id}`);
+          const minted = await onChain(collectibleId, id);
+          if (claim.status === "confirmed" && !minted) {
+            throw new Error(`claim ${id} answered confirmed while the chain lacks it`);
+          }
+          all &&= claim.status === "confirmed";
+        }
+        return all ? true : undefined;
+      },
+      { timeoutMs: 60_000 },
+    );
+  }
+
+  /** Until the API has seen the reorg: a claim of these is no longer confirmed. */
+  function withdrawn(api: Api, claimIds: string[]) {
+    return until(
+      "a confirmation withdrawn",
+      async () => {
+        for (const id of claimIds) {
+          if ((await get(api, `/claims/${id}`)).status !== "confirmed") return true;
+        }
+        return undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
+  }
+
+  async function agree(api: Api, collectibleId: string, claimIds: string[]) {
+    expect(await claimedOnChain(collectibleId)).toBe(BigInt(claimIds.length));
+    expect((await get(api, `/collectibles/${collectibleId}`)).claimed_count).toBe(claimIds.length);
+    const indexer = createIndexerReader({ url: stack.indexerUrl });
+    await until("the indexer agrees", async () =>
+      (await indexer.getCollectible(collectibleId))?.claimedCount === BigInt(claimIds.length)
+        ? true
+        : undefined,
+    );
+    const editions = await Promise.all(
+      claimIds.map(async (id) => (await get(api, `/claims/${id}`)).edition),
+    );
+    expect(editions.sort()).toEqual(claimIds.map((_, i) => i + 1));
+  }
+
+  return {
+    rpc,
+    get,
+    onChain,
+    claimedOnChain,
+    confirmedClaim,
+    newCollectible,
+    eventsOf,
+    healed,
+    withdrawn,
+    agree,
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * The deepest reorg a confirmation can meet: 64 blocks, as deep as anvil's finalized block lies
+ * below its head. Everything in them, the collectible's creation included, is taken back, made
+ * again and confirmed once; what was final before it stays final and untouched.
+ */
+import { describe, expect, it } from "vitest";
+import { apiProcessesOnChainPerFile } from "../test/apiProcess.ts";
+import { until } from "../test/faults.ts";
+import { reorgKit } from "./reorg.testkit.ts";
+
+const processes = apiProcessesOnChainPerFile({
+  name: "reorg-deep",
+  apiKey: "ck_test_reorgdeepreorgdeepreorgdeepreo",
+  settings: (chain) => ({ ...chain.env, CONFIRM_TIMEOUT_MS: "10000" }),
+});
+const { start } = processes;
+const { rpc, get, confirmedClaim, newCollectible, eventsOf, healed, withdrawn, agree } =
+  reorgKit(processes);
+
+describe("a reorg of 64 blocks", { timeout: 240_000 }, () => {
+  it("takes back the collectible and its claims, makes them again and confirms each once; a final claim stays", async () => {
+    const api = await start();
+    const older = await newCollectible(api, "Final before", 2);
+    const final = await confirmedClaim(api, older.id, "final@deep.example");
+    await rpc("anvil_mine", [64]);
+    const finalAt = await until(
+      "the first claim final",
+      async () => (await get(api, `/claims/${final.id}`)).finalized_at ?? undefined,
+    );
+
+    const collectible = await newCollectible(api, "Deep", 3);
+    const claims: string[] = [];
+    for (const who of ["a", "b"]) {
+      claims.push((await confirmedClaim(api, collectible.id, `${who}@deep.example`)).id);
+    }
+    // The creation and both mints are now within the last 64 blocks: replace them all.
+    await rpc("anvil_mine", [60]);
+    await rpc("anvil_reorg", [64, []]);
+
+    await withdrawn(api, claims);
+    await healed(api, collectible.id, claims);
+    await agree(api, collectible.id, claims);
+    expect(await eventsOf(api, [collectible.id])).toEqual([
+      `collectible.confirmed ${collectible.id}`,
+      `collectible.reorged ${collectible.id}`,
+      `collectible.confirmed ${collectible.id}`,
+    ]);
+    // Below the finalized block nothing moved.
+    const stillFinal = await get(api, `/claims/${final.id}`);
+    expect(stillFinal).toMatchObject({ status: "confirmed", finalized_at: finalAt });
+    expect(await eventsOf(api, [final.id])).toEqual([
+      `claim.confirmed ${final.id}`,
+      `claim.finalized ${final.id}`,
+    ]);
+    await api.process.stop();
+  });
+});
