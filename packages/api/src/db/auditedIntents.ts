@@ -28,6 +28,9 @@ export async function unmine(db: Database, collectibleIds: string[], claimIds: s
   const again = {
     status: "pending" as const,
     minedBlock: null,
+    minedBlockHash: null,
+    // Whatever was thought final is not: the chain does not have it.
+    finalizedAt: null,
     transactionHash: null,
     updatedAt: sql`now()`,
   };
