@@ -1023,6 +1023,8 @@ export interface components {
             failure_reason: string | null;
             /** @description True once confirmed on-chain */
             is_active: boolean;
+            /** @description The block its creation or mint is recorded in (the block of its transaction; when found on the chain without it, after a crash or a reorg, a block at or after it). Null until mined; pending again without it when a reorg takes the block back */
+            block_number: number | null;
             /**
              * Format: date-time
              * @description When its block became final (at or below the chain's finalized block): a reorg can no longer take it back. Null until then; a confirmation before it can be withdrawn (`*.reorged` event) and made again
@@ -1171,6 +1173,8 @@ export interface components {
             failure_reason: string | null;
             /** @description True once confirmed on-chain */
             is_active: boolean;
+            /** @description The block its creation or mint is recorded in (the block of its transaction; when found on the chain without it, after a crash or a reorg, a block at or after it). Null until mined; pending again without it when a reorg takes the block back */
+            block_number: number | null;
             /**
              * Format: date-time
              * @description When its block became final (at or below the chain's finalized block): a reorg can no longer take it back. Null until then; a confirmation before it can be withdrawn (`*.reorged` event) and made again

@@ -128,6 +128,8 @@ describe("finality", { timeout: TIMEOUT }, () => {
     const collectible = await newCollectible(api, "Final", 2);
     const claim = await confirmedClaim(api, collectible.id, "final@reorg.example");
     expect(claim.finalized_at).toBeNull();
+    const receipt = await stack.client.getTransactionReceipt({ hash: claim.transaction_hash });
+    expect(claim.block_number).toBe(Number(receipt.blockNumber));
     const listed = async (final: boolean) =>
       (
         await jsonOf(

@@ -6,7 +6,7 @@ import type { Presentable } from "../db/pageRows.ts";
 import type { Claim } from "../schemas/claims.ts";
 import type { z } from "../schemas/zod.ts";
 import type { PresentContext } from "./context.ts";
-import { finalizedAtOf, timestampsOf } from "./fields.ts";
+import { blockNumberOf, finalizedAtOf, timestampsOf } from "./fields.ts";
 
 export interface ClaimView {
   row: Presentable<ClaimRow>;
@@ -37,6 +37,7 @@ export function presentClaim(view: ClaimView, ctx: PresentContext): z.input<type
     transaction_hash: view.transactionHash,
     failure_reason: claim.failureReason,
     is_active: claim.status === "confirmed",
+    block_number: blockNumberOf(claim),
     finalized_at: finalizedAtOf(claim),
     ...timestampsOf(claim),
   };

@@ -6,7 +6,7 @@ import { imageUrls } from "../images/storeImage.ts";
 import type { Collectible } from "../schemas/collectibles.ts";
 import type { z } from "../schemas/zod.ts";
 import type { PresentContext } from "./context.ts";
-import { finalizedAtOf, snakeCased, timestampsOf } from "./fields.ts";
+import { blockNumberOf, finalizedAtOf, snakeCased, timestampsOf } from "./fields.ts";
 
 export interface CollectibleView {
   row: Presentable<CollectibleRow>;
@@ -35,6 +35,7 @@ export function presentCollectible(
     contract_address: ctx.contractAddress,
     ...snakeCased(row, ["status", "transactionHash", "failureReason"]),
     is_active: row.status === "confirmed",
+    block_number: blockNumberOf(row),
     finalized_at: finalizedAtOf(row),
     ...timestampsOf(row),
   };

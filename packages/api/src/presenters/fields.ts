@@ -37,6 +37,10 @@ export function timestampsOf(row: { createdAt: Date | string; updatedAt: Date | 
 const isoOf = (moment: Date | string) =>
   typeof moment === "string" ? moment : moment.toISOString();
 
+/** `block_number`: the block the row's creation or mint is recorded in, or null. */
+export const blockNumberOf = (row: { minedBlock: bigint | null }) =>
+  row.minedBlock === null ? null : Number(row.minedBlock);
+
 /** `finalized_at`: when the row's block became final, or null. */
 export const finalizedAtOf = (row: { finalizedAt: Date | string | null }) =>
   row.finalizedAt === null ? null : isoOf(row.finalizedAt);

@@ -62,7 +62,7 @@ export const ListClaimsQuery = listQuery({
 });
 
 export const CLAIM_READ_ONLY = readOnly(
-  ["id", "token_id", "status", "transaction_hash", "is_active", "finalized_at"],
+  ["id", "token_id", "status", "transaction_hash", "is_active", "block_number", "finalized_at"],
   { wallet_address: "is the holder's; give holder_id or email" },
 );
 

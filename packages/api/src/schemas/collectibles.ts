@@ -32,6 +32,17 @@ export const OnChainFields = {
   transaction_hash: TransactionHash,
   failure_reason: z.string().nullable(),
   is_active: z.boolean().openapi({ description: "True once confirmed on-chain" }),
+  block_number: z
+    .number()
+    .int()
+    .min(0)
+    .nullable()
+    .openapi({
+      description:
+        "The block its creation or mint is recorded in (the block of its transaction; when found " +
+        "on the chain without it, after a crash or a reorg, a block at or after it). Null until " +
+        "mined; pending again without it when a reorg takes the block back",
+    }),
   finalized_at: Timestamp.nullable().openapi({
     description:
       "When its block became final (at or below the chain's finalized block): a reorg can no " +
@@ -147,6 +158,7 @@ export const ListCollectiblesQuery = listQuery({
 
 export const COLLECTIBLE_READ_ONLY = readOnly([
   "id",
+  "block_number",
   "finalized_at",
   "blockchain_id",
   "contract_address",
