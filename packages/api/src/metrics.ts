@@ -86,6 +86,25 @@ function makeMetrics(deps: MetricsDeps) {
       this.set(deps.chain?.client.transactionsInFlight?.() ?? 0);
     },
   });
+  new Gauge({
+    name: `${PREFIX}relayer_max_fee_per_gas_gwei`,
+    help: "The highest max fee per gas a transaction in flight offers (0 when none is in flight)",
+    registers,
+    collect() {
+      this.set(gwei(deps.chain?.client.highestFeeInFlight?.() ?? 0n));
+    },
+  });
+  if (deps.chain?.client.maxFeePerGas !== undefined) {
+    const cap = gwei(deps.chain.client.maxFeePerGas);
+    new Gauge({
+      name: `${PREFIX}relayer_fee_cap_gwei`,
+      help: "MAX_FEE_PER_GAS_GWEI: the relayer never offers more; a transaction there is stuck",
+      registers,
+      collect() {
+        this.set(cap);
+      },
+    });
+  }
   if (deps.chain?.indexer) {
     const { client, indexer } = deps.chain;
     new Gauge({
@@ -176,6 +195,8 @@ function makeMetrics(deps: MetricsDeps) {
 
   return { observe, registry };
 }
+
+const gwei = (wei: bigint) => Number(wei) / 1e9;
 
 function within<T>(promise: Promise<T>): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;

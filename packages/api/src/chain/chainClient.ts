@@ -202,6 +202,7 @@ export function createChainClient(options: ChainClientOptions) {
     send: sender.send,
     stuckAtFeeCap: sender.stuckAtFeeCap,
     transactionsInFlight: sender.inFlight,
+    highestFeeInFlight: sender.highestFeeInFlight,
     /** Answers when the RPC does and serves the configured chain. */
     async ping(): Promise<void> {
       const id = await client.getChainId();

@@ -37,8 +37,8 @@ export function createTransactionSender(options: SenderOptions) {
   const { client, account, chainId, contract, pollMs, feeCap, receiptOf } = options;
   const capped = (fee: bigint) => (feeCap === undefined ? fee : min(fee, feeCap));
   const stuck = new Map<number, StuckTransaction>();
-  /** Nonces sent and not yet mined (for /metrics). */
-  const unmined = new Set<number>();
+  /** Nonces sent and not yet mined, with the max fee per gas their latest version offers. */
+  const unmined = new Map<number, bigint>();
 
   /**
    * Signs `call` with `nonce` and broadcasts it; `mined` resolves with the receipt of whichever
@@ -81,7 +81,7 @@ export function createTransactionSender(options: SenderOptions) {
       }
       return undefined;
     };
-    unmined.add(nonce);
+    unmined.set(nonce, maxFeePerGas);
     const mined = (async () => {
       const broadcastAt = Date.now();
       let sentAt = broadcastAt;
@@ -109,6 +109,7 @@ export function createTransactionSender(options: SenderOptions) {
               continue;
             }
             maxFeePerGas = nextFee;
+            unmined.set(nonce, maxFeePerGas);
             maxPriorityFeePerGas = min((maxPriorityFeePerGas * 125n) / 100n, maxFeePerGas);
             const replacement = await sign();
             hashes.push(keccak256(replacement));
@@ -154,5 +155,11 @@ export function createTransactionSender(options: SenderOptions) {
     },
     /** Transactions sent and not mined yet. */
     inFlight: (): number => unmined.size,
+    /** The highest max fee per gas (wei) a transaction in flight offers; 0n when none is. */
+    highestFeeInFlight(): bigint {
+      let highest = 0n;
+      for (const fee of unmined.values()) if (fee > highest) highest = fee;
+      return highest;
+    },
   };
 }

@@ -72,6 +72,8 @@ describe("GET /metrics", () => {
         0,
       );
       expect(sample(text, "collectibles_last_reorg_depth_blocks")).toBe(0);
+      expect(sample(text, "collectibles_relayer_fee_cap_gwei")).toBe(500);
+      expect(sample(text, "collectibles_relayer_max_fee_per_gas_gwei")).toBe(0);
       expect(sample(text, "collectibles_indexer_lag_blocks")).toBeGreaterThanOrEqual(0);
       expect(sample(text, "collectibles_webhook_messages", { status: "pending" })).toBe(1);
       expect(sample(text, "collectibles_db_pool_connections", { state: "total" })).toBeGreaterThan(
@@ -82,6 +84,56 @@ describe("GET /metrics", () => {
           0,
         );
       }
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "shows a claim burst while it runs: a backlog, transactions in flight and their fee, then none",
+    async () => {
+      const collectibleId = await confirmedCollectible("Burst edition", { totalCount: 40 });
+      const scrape = async () => (await t.call("GET", "/metrics")).raw.toString("utf8");
+      const posted = Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          t.call("POST", "/claims", {
+            json: { collectible_id: collectibleId, email: `burst-${i}@example.com` },
+          }),
+        ),
+      );
+      const seen = { pending: 0, inFlight: 0, fee: 0 };
+      const during = async () => {
+        const text = await scrape();
+        seen.pending = Math.max(
+          seen.pending,
+          sample(text, "collectibles_relayer_pending", { kind: "claim" }) ?? 0,
+        );
+        seen.inFlight = Math.max(
+          seen.inFlight,
+          sample(text, "collectibles_relayer_transactions_in_flight") ?? 0,
+        );
+        seen.fee = Math.max(
+          seen.fee,
+          sample(text, "collectibles_relayer_max_fee_per_gas_gwei") ?? 0,
+        );
+      };
+      let settled = false;
+      void posted.then(() => {
+        settled = true;
+      });
+      while (!settled) await during();
+      await during();
+      expect(seen.pending, JSON.stringify(seen)).toBeGreaterThan(0);
+      expect(seen.inFlight, JSON.stringify(seen)).toBeGreaterThan(0);
+      expect(seen.fee, JSON.stringify(seen)).toBeGreaterThan(0);
+      expect(seen.fee).toBeLessThanOrEqual(500);
+      const after = await until("the burst confirmed", async () => {
+        const text = await scrape();
+        return sample(text, "collectibles_relayer_pending", { kind: "claim" }) === 0
+          ? text
+          : undefined;
+      });
+      expect(sample(after, "collectibles_relayer_transactions_in_flight")).toBe(0);
+      expect(sample(after, "collectibles_relayer_max_fee_per_gas_gwei")).toBe(0);
     },
     TIMEOUT,
   );
