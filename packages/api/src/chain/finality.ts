@@ -18,9 +18,6 @@ import {
   unfinalizedBlocks,
 } from "../db/finality.ts";
 import type { ReadinessCheck, ReorgSeen } from "../deps.ts";
-
-export type { ReorgSeen };
-
 import type { ChainBlock } from "./chainClient.ts";
 import type { RelayerContext } from "./relayerContext.ts";
 

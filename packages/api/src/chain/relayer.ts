@@ -22,13 +22,14 @@ import {
   minedPendingClaimIds,
 } from "../db/chainIntents.ts";
 import type { DatabaseHandle, SessionLock } from "../db/client.ts";
+import type { ReorgSeen } from "../deps.ts";
 import type { Logger } from "../logger.ts";
 import { type AuditOptions, auditChain, ChainMismatchError } from "./chainAudit.ts";
 import type { ChainClient } from "./chainClient.ts";
 import { sendClaims } from "./claimSender.ts";
 import { sendCollectibles } from "./collectibleSender.ts";
 import type { StuckTransaction } from "./contractCalls.ts";
-import { followFinality, type ReorgSeen } from "./finality.ts";
+import { followFinality } from "./finality.ts";
 import { reconcile } from "./reconcile.ts";
 import type { RelayerContext } from "./relayerContext.ts";
 
