@@ -10,7 +10,7 @@
  * (where there is no /proc, while the pid is alive).
  */
 import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
-import { portAnswers } from "@collectibles/devkit/processes";
+import { processAlive as alive, portAnswers } from "@collectibles/devkit/processes";
 import type { LocalData } from "./localData.ts";
 
 export interface RunningProcess {
@@ -32,15 +32,6 @@ export function commandOf(pid: number): string | undefined {
     return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").trim();
   } catch {
     return undefined;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 

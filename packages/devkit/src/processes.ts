@@ -81,15 +81,18 @@ export function signalGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-/** Whether any process of the group still runs. */
-function groupAlive(pid: number): boolean {
+/** Whether the process `pid` still runs (a negative pid: any process of that group). */
+export function processAlive(pid: number): boolean {
   try {
-    process.kill(-pid, 0);
+    process.kill(pid, 0);
     return true;
   } catch {
     return false;
   }
 }
+
+/** Whether any process of the group still runs. */
+const groupAlive = (pid: number) => processAlive(-pid);
 
 /** Kills every process group started here that still runs (e.g. in a test's `afterAll`). */
 export function killAllProcesses(): void {

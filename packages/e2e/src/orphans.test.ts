@@ -7,7 +7,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { portAnswers } from "@collectibles/devkit/processes";
+import { processAlive as alive, portAnswers } from "@collectibles/devkit/processes";
 import { afterAll, describe, expect, it } from "vitest";
 import { dataFolder, freePorts, killStacks, runStart, startStack } from "./localStack.ts";
 
@@ -16,15 +16,6 @@ afterAll(() => {
   killStacks();
   for (const folder of folders) fs.rmSync(folder, { recursive: true, force: true });
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The pids of `pids` still running after up to `timeoutMs`. */
 async function survivors(pids: number[], timeoutMs: number): Promise<number[]> {
