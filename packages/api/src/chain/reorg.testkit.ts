@@ -107,6 +107,19 @@ export function reorgKit({ call, createCollectible, stack }: Processes) {
     );
   }
 
+  /**
+   * Until the indexer has indexed the chain's head. A reorg that replaces blocks the indexer is
+   * still fetching leaves Ponder retrying them by hash (anvil forgets replaced blocks) for about a
+   * minute before it polls the head again: a test of the API's healing reorgs after this.
+   */
+  async function indexerAtHead() {
+    const head = await stack.client.getBlockNumber();
+    const indexer = createIndexerReader({ url: stack.indexerUrl });
+    await until(`the indexer at block ${head}`, async () =>
+      (await indexer.isIndexed(head)) ? true : undefined,
+    );
+  }
+
   async function agree(api: Api, collectibleId: string, claimIds: string[]) {
     expect(await claimedOnChain(collectibleId)).toBe(BigInt(claimIds.length));
     expect((await get(api, `/collectibles/${collectibleId}`)).claimed_count).toBe(claimIds.length);
@@ -132,6 +145,7 @@ export function reorgKit({ call, createCollectible, stack }: Processes) {
     eventsOf,
     healed,
     withdrawn,
+    indexerAtHead,
     agree,
   };
 }

@@ -1,6 +1,7 @@
 /**
- * The deepest reorg a confirmation can meet: 64 blocks, as deep as anvil's finalized block lies
- * below its head. Everything in them, the collectible's creation included, is taken back, made
+ * The deepest reorg the stack follows on this chain: 30 blocks, the indexer's finality depth
+ * (Ponder's, on every chain but Ethereum, Polygon and Arbitrum; it calls a deeper one
+ * unrecoverable). Everything in them, the collectible's creation included, is taken back, made
  * again and confirmed once; what was final before it stays final and untouched.
  */
 import { describe, expect, it } from "vitest";
@@ -14,10 +15,19 @@ const processes = apiProcessesOnChainPerFile({
   settings: (chain) => ({ ...chain.env, CONFIRM_TIMEOUT_MS: "10000" }),
 });
 const { start } = processes;
-const { rpc, get, confirmedClaim, newCollectible, eventsOf, healed, withdrawn, agree } =
-  reorgKit(processes);
+const {
+  rpc,
+  get,
+  confirmedClaim,
+  newCollectible,
+  eventsOf,
+  healed,
+  withdrawn,
+  indexerAtHead,
+  agree,
+} = reorgKit(processes);
 
-describe("a reorg of 64 blocks", { timeout: 240_000 }, () => {
+describe("a reorg of 30 blocks", { timeout: 240_000 }, () => {
   it("takes back the collectible and its claims, makes them again and confirms each once; a final claim stays", async () => {
     const api = await start();
     const older = await newCollectible(api, "Final before", 2);
@@ -33,9 +43,10 @@ describe("a reorg of 64 blocks", { timeout: 240_000 }, () => {
     for (const who of ["a", "b"]) {
       claims.push((await confirmedClaim(api, collectible.id, `${who}@deep.example`)).id);
     }
-    // The creation and both mints are now within the last 64 blocks: replace them all.
-    await rpc("anvil_mine", [60]);
-    await rpc("anvil_reorg", [64, []]);
+    // The creation and both mints are now within the last 30 blocks: replace them all.
+    await rpc("anvil_mine", [25]);
+    await indexerAtHead();
+    await rpc("anvil_reorg", [30, []]);
 
     await withdrawn(api, claims);
     await healed(api, collectible.id, claims);
