@@ -14,7 +14,7 @@ import {
 import { type RunningChainServices, startChainServices } from "./chain/chainServices.ts";
 import { forgetFoundKeys, KEY_REVOKED_CHANNEL } from "./db/apiKeys.ts";
 import { apiDataDir, EnvError, parseEnv } from "./env.ts";
-import { boundHeapGrowth } from "./heap.ts";
+import { boundHeapGrowth, collectStartupGarbage } from "./heap.ts";
 import { createHttpServer } from "./http/server.ts";
 import { createLogger } from "./logger.ts";
 import { startHousekeeping } from "./services/housekeeping.ts";
@@ -106,6 +106,7 @@ try {
     );
   }
   process.stdout.write(`${lines.join("\n")}\n\n`);
+  collectStartupGarbage();
 
   let stopping = false;
   const stop = (signal: string) => {
