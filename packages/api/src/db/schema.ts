@@ -88,6 +88,9 @@ export const users = pgTable(
     walletAddress: text("wallet_address").notNull(),
     /** Null when the user brought their own address. */
     walletIndex: integer("wallet_index").unique("users_wallet_index_unique"),
+    /** An address the user proved they own (Sign-In with Ethereum): where tokens go home. */
+    linkedWallet: text("linked_wallet"),
+    linkedAt: moment("linked_at"),
     isActive: boolean("is_active").notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
