@@ -1,0 +1,320 @@
+/**
+ * A user claimed by email takes their tokens home: they prove a wallet of their own with a
+ * Sign-In with Ethereum signature over a nonce this API issued, and the service, as the
+ * custodial holder, moves one token or all of them there. Every refusal names what was wrong.
+ */
+import type { Address } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { createSiweMessage, generateSiweNonce, parseSiweMessage } from "viem/siwe";
+import { expect, it } from "vitest";
+import { chainAccounts, devAccount } from "../test/chainAccounts.ts";
+import { until } from "../test/faults.ts";
+import { chainAppPerFile } from "../test/perFile.ts";
+import { flowHelpers } from "./chainFlow.testkit.ts";
+import {
+  balanceOf,
+  linkWallet,
+  movesSettled,
+  proofOf,
+  transactionsOnChain,
+} from "./walletLink.testkit.ts";
+
+const { t, stack, org } = chainAppPerFile({
+  organization: "Homeward",
+  env: { CONFIRM_TIMEOUT_MS: "60000" },
+});
+const { createCollectible, createUser } = flowHelpers(t, org);
+const call: typeof t.call = (...args) => t.call(...args);
+const newWallet = () => privateKeyToAccount(generatePrivateKey());
+/** The relayer: the local chain's development account #0. */
+const relayer = devAccount(0).address.toLowerCase();
+
+/** The message of `proof` with some fields changed, as another site or chain would ask. */
+function altered(message: string, changes: Record<string, unknown>): string {
+  const fields = parseSiweMessage(message);
+  return createSiweMessage({ ...fields, ...changes } as Parameters<typeof createSiweMessage>[0]);
+}
+
+async function refusal(userId: string, message: string, signature: string) {
+  const res = await call("POST", `/users/${userId}/wallet-link`, { json: { message, signature } });
+  expect(res.status, JSON.stringify(res.body)).toBe(422);
+  return res.body.error as { code: string; message: string };
+}
+
+/**
+ * A user whose tokens the service keeps, with `count` confirmed claims, and whose service wallet
+ * holds no ether: the local chain funds the test mnemonic's first addresses, which are skipped.
+ */
+async function holderWithTokens(email: string, count: number) {
+  const { client } = chainAccounts(stack.rpcUrl);
+  let user = await createUser(email);
+  for (let skipped = 0; (await client.getBalance({ address: user.wallet_address })) > 0n; ) {
+    await call("DELETE", `/users/${user.id}`);
+    expect(skipped++).toBeLessThan(30);
+    user = await createUser(email);
+  }
+  const claims: { id: string; token_id: string }[] = [];
+  for (let i = 0; i < count; i++) {
+    const collectible = await createCollectible({ name: `${email} #${i}`, total_count: 5 });
+    const claimed = await call("POST", "/claims", {
+      json: { collectible_id: collectible.id, holder_id: user.id },
+    });
+    expect(claimed.status, JSON.stringify(claimed.body)).toBe(201);
+    claims.push(claimed.body.data);
+  }
+  return { user, claims };
+}
+
+const holderOf = async (claimId: string) =>
+  (await call("GET", `/claims/${claimId}`)).body.data.holder_wallet_address as string;
+
+it("links the wallet that signed the message issued for the user: the user shows it", async () => {
+  const user = await createUser("linker@example.com");
+  const own = newWallet();
+  const proof = await proofOf(call, user.id, own);
+  const fields = parseSiweMessage(proof.message);
+  expect(fields).toMatchObject({
+    address: own.address,
+    domain: new URL(t.url).host,
+    uri: new URL(t.url).origin,
+    chainId: 31337,
+    nonce: proof.nonce.nonce,
+    version: "1",
+  });
+  expect(fields.expirationTime?.toISOString()).toBe(proof.nonce.expires_at);
+  const linked = await call("POST", `/users/${user.id}/wallet-link`, {
+    json: { message: proof.message, signature: proof.signature },
+  });
+  expect(linked.status, JSON.stringify(linked.body)).toBe(200);
+  expect(linked.body.data).toMatchObject({
+    id: user.id,
+    wallet_address: user.wallet_address,
+    linked_wallet: own.address,
+  });
+  expect(Date.parse(linked.body.data.linked_at)).toBeGreaterThan(Date.now() - 60_000);
+  const read = await call("GET", `/users/${user.id}`);
+  expect(read.body.data.linked_wallet).toBe(own.address);
+});
+
+it("refuses a replayed proof: its nonce is used (nonce_used)", async () => {
+  const user = await createUser("replay@example.com");
+  const own = newWallet();
+  const proof = await proofOf(call, user.id, own);
+  const first = await call("POST", `/users/${user.id}/wallet-link`, {
+    json: { message: proof.message, signature: proof.signature },
+  });
+  expect(first.status).toBe(200);
+  expect((await refusal(user.id, proof.message, proof.signature)).code).toBe("nonce_used");
+});
+
+it("refuses a nonce never issued for this user (nonce_unknown), also one issued for another user", async () => {
+  const user = await createUser("unknown-nonce@example.com");
+  const other = await createUser("other-nonce@example.com");
+  const own = newWallet();
+  const proof = await proofOf(call, user.id, own);
+  const invented = altered(proof.message, { nonce: generateSiweNonce() });
+  const signed = await own.signMessage({ message: invented });
+  expect((await refusal(user.id, invented, signed)).code).toBe("nonce_unknown");
+  expect((await refusal(other.id, proof.message, proof.signature)).code).toBe("nonce_unknown");
+});
+
+it("refuses a proof whose nonce expired (nonce_expired)", async () => {
+  const user = await createUser("expired@example.com");
+  const own = newWallet();
+  const brief = await t.startSibling({ env: { WALLET_LINK_NONCE_TTL_SECONDS: "1" } });
+  const proof = await proofOf(brief.call, user.id, own);
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  const res = await brief.call("POST", `/users/${user.id}/wallet-link`, {
+    json: { message: proof.message, signature: proof.signature },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(422);
+  expect(res.body.error.code).toBe("nonce_expired");
+});
+
+it("refuses a message signed for another site (wrong_domain) or another chain (wrong_chain)", async () => {
+  const user = await createUser("elsewhere@example.com");
+  const own = newWallet();
+  const proof = await proofOf(call, user.id, own);
+  const phishing = altered(proof.message, { domain: "collectibles.example.net" });
+  const wrongDomain = await refusal(
+    user.id,
+    phishing,
+    await own.signMessage({ message: phishing }),
+  );
+  expect(wrongDomain.code).toBe("wrong_domain");
+  const mainnet = altered(proof.message, { chainId: 1 });
+  const wrongChain = await refusal(user.id, mainnet, await own.signMessage({ message: mainnet }));
+  expect(wrongChain.code).toBe("wrong_chain");
+  // Neither used the nonce: the true proof still links.
+  const linked = await call("POST", `/users/${user.id}/wallet-link`, {
+    json: { message: proof.message, signature: proof.signature },
+  });
+  expect(linked.status).toBe(200);
+});
+
+it("refuses a signature by another key (wrong_signer) and another address than the nonce's (wrong_address)", async () => {
+  const user = await createUser("impostor@example.com");
+  const own = newWallet();
+  const impostor = newWallet();
+  const proof = await proofOf(call, user.id, own);
+  const forged = await impostor.signMessage({ message: proof.message });
+  expect((await refusal(user.id, proof.message, forged)).code).toBe("wrong_signer");
+  const swapped = altered(proof.message, { address: impostor.address });
+  const bySwapped = await impostor.signMessage({ message: swapped });
+  expect((await refusal(user.id, swapped, bySwapped)).code).toBe("wrong_address");
+});
+
+it("answers 404 to another organization's key for the nonce, the link and the moves", async () => {
+  const user = await createUser("private@example.com");
+  const elsewhere = await call("POST", "/organizations", { json: { name: "Elsewhere" } });
+  const key = await t.createKey(elsewhere.body.data.id);
+  const own = newWallet();
+  const proof = await proofOf(call, user.id, own);
+  const attempts = [
+    ["POST", `/users/${user.id}/wallet-link-nonces`, { address: own.address }],
+    [
+      "POST",
+      `/users/${user.id}/wallet-link`,
+      { message: proof.message, signature: proof.signature },
+    ],
+    ["POST", `/users/${user.id}/transfers-home`, {}],
+    ["GET", `/users/${user.id}/transfers-home`, undefined],
+  ] as const;
+  for (const [method, path, json] of attempts) {
+    const res = await call(method, path, { key, json });
+    expect(res.status, `${method} ${path}`).toBe(404);
+    expect(res.body.error.code).toBe("user_not_found");
+  }
+});
+
+it("refuses moving without a linked wallet (no_linked_wallet) or a token not in the service's wallet", async () => {
+  const { user, claims } = await holderWithTokens("unlinked@example.com", 1);
+  const unlinked = await call("POST", `/users/${user.id}/transfers-home`, { json: {} });
+  expect(unlinked.status, JSON.stringify(unlinked.body)).toBe(422);
+  expect(unlinked.body.error.code).toBe("no_linked_wallet");
+  await linkWallet(call, user.id, newWallet());
+  const someoneElse = await holderWithTokens("not-theirs@example.com", 1);
+  const notTheirs = await call("POST", `/users/${user.id}/transfers-home`, {
+    json: { claim_id: someoneElse.claims[0]?.id },
+  });
+  expect(notTheirs.status).toBe(404);
+  expect(notTheirs.body.error.code).toBe("claim_not_found");
+  const moved = await call("POST", `/users/${user.id}/transfers-home`, {
+    json: { claim_id: claims[0]?.id },
+  });
+  expect(moved.status, JSON.stringify(moved.body)).toBe(202);
+  await movesSettled(call, user.id);
+  await until("the holder followed", async () =>
+    (await holderOf(claims[0]?.id ?? "")) !== user.wallet_address ? true : undefined,
+  );
+  const again = await call("POST", `/users/${user.id}/transfers-home`, {
+    json: { claim_id: claims[0]?.id },
+  });
+  expect(again.status, JSON.stringify(again.body)).toBe(422);
+  expect(again.body.error.code).toBe("token_not_in_service_wallet");
+}, 180_000);
+
+it("moves one claim's token home: the chain shows the linked wallet as owner, the claim its new holder, the feed claim.transferred", async () => {
+  const { user, claims } = await holderWithTokens("one-home@example.com", 2);
+  const [moving, staying] = claims as [
+    { id: string; token_id: string },
+    { id: string; token_id: string },
+  ];
+  const own = newWallet();
+  await linkWallet(call, user.id, own);
+  const res = await call("POST", `/users/${user.id}/transfers-home`, {
+    json: { claim_id: moving.id },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(202);
+  expect(res.body.data).toHaveLength(1);
+  expect(res.body.data[0]).toMatchObject({
+    claim_id: moving.id,
+    token_id: moving.token_id,
+    from_address: user.wallet_address,
+    to_address: own.address,
+  });
+  const [done] = await movesSettled(call, user.id);
+  expect(done).toMatchObject({ claim_id: moving.id, status: "confirmed" });
+  expect((done as unknown as { transaction_hash: string }).transaction_hash).toMatch(/^0x/);
+
+  const { client } = chainAccounts(stack.rpcUrl);
+  expect(await balanceOf(client, stack.contract, own.address, moving.token_id)).toBe(1n);
+  expect(await balanceOf(client, stack.contract, user.wallet_address, moving.token_id)).toBe(0n);
+  expect(await balanceOf(client, stack.contract, user.wallet_address, staying.token_id)).toBe(1n);
+
+  await until("the claim's holder is the linked wallet", async () =>
+    (await holderOf(moving.id)) === own.address ? true : undefined,
+  );
+  expect(await holderOf(staying.id)).toBe(user.wallet_address);
+  const feed = await call("GET", "/events?limit=100");
+  const transferred = feed.body.data.filter(
+    (e: { type: string; data: { id: string } }) =>
+      e.type === "claim.transferred" && e.data.id === moving.id,
+  );
+  expect(transferred).toHaveLength(1);
+  expect(transferred[0].data.holder_wallet_address).toBe(own.address);
+}, 180_000);
+
+it("moves all the user's tokens home in one request, the relayer paying the gas", async () => {
+  const { user, claims } = await holderWithTokens("all-home@example.com", 3);
+  const own = newWallet();
+  await linkWallet(call, user.id, own);
+  const res = await call("POST", `/users/${user.id}/transfers-home`, { json: {} });
+  expect(res.status, JSON.stringify(res.body)).toBe(202);
+  expect(res.body.data.map((move: { claim_id: string }) => move.claim_id).sort()).toEqual(
+    claims.map((claim) => claim.id).sort(),
+  );
+  const moves = await movesSettled(call, user.id);
+  expect(moves.map((move) => move.status)).toEqual(["confirmed", "confirmed", "confirmed"]);
+  const { client } = chainAccounts(stack.rpcUrl);
+  for (const claim of claims) {
+    expect(await balanceOf(client, stack.contract, own.address, claim.token_id)).toBe(1n);
+  }
+  // One transaction signed by the service wallet, funded by one payment from the relayer.
+  const txs = await transactionsOnChain(client);
+  const derived = user.wallet_address.toLowerCase();
+  expect(txs.filter((tx) => tx.from.toLowerCase() === derived)).toHaveLength(1);
+  const payments = txs.filter((tx) => tx.to?.toLowerCase() === derived);
+  expect(payments).toHaveLength(1);
+  expect(payments[0]?.from.toLowerCase()).toBe(relayer);
+  // Gas at most the fee it was funded for: what is left is less than what was paid in.
+  const left = await client.getBalance({ address: user.wallet_address as Address });
+  expect(left).toBeLessThan(payments[0]?.value ?? 0n);
+  for (const claim of claims) {
+    await until("every holder followed", async () =>
+      (await holderOf(claim.id)) === own.address ? true : undefined,
+    );
+  }
+}, 180_000);
+
+it("moves each token once under repeated requests: one Idempotency-Key replays its answer, a request without one finds the move", async () => {
+  const { user, claims } = await holderWithTokens("retry-home@example.com", 1);
+  const [claim] = claims as [{ id: string; token_id: string }];
+  const own = newWallet();
+  await linkWallet(call, user.id, own);
+  const path = `/users/${user.id}/transfers-home`;
+  const headers = { "idempotency-key": `home-${user.id}` };
+  const [first, second, bare] = await Promise.all([
+    call("POST", path, { json: { claim_id: claim.id }, headers }),
+    call("POST", path, { json: { claim_id: claim.id }, headers }),
+    call("POST", path, { json: { claim_id: claim.id } }),
+  ]);
+  expect(first.status, JSON.stringify(first.body)).toBe(202);
+  expect(second.status).toBe(202);
+  expect(second.body).toEqual(first.body);
+  const replayed = [first, second].filter((r) => r.headers.get("idempotent-replayed") === "true");
+  expect(replayed).toHaveLength(1);
+  // Stored beside the first, or after it: the move under way is answered, never a second one.
+  expect(bare.status, JSON.stringify(bare.body)).toBe(202);
+  expect(bare.body.data[0].id).toBe(first.body.data[0].id);
+  const later = await call("POST", path, { json: { claim_id: claim.id }, headers });
+  expect(later.body).toEqual(first.body);
+
+  const moves = await movesSettled(call, user.id);
+  expect(moves).toHaveLength(1);
+  const { client } = chainAccounts(stack.rpcUrl);
+  expect(await balanceOf(client, stack.contract, own.address, claim.token_id)).toBe(1n);
+  const txs = await transactionsOnChain(client);
+  const derived = (user.wallet_address as Address).toLowerCase();
+  expect(txs.filter((tx) => tx.from.toLowerCase() === derived)).toHaveLength(1);
+}, 180_000);
