@@ -7,8 +7,9 @@
  * Exactly once, decided from the chain: it runs inside the relayer's round, so only the process
  * holding the sending lock moves tokens, and each round first reads which tokens the service
  * wallet still holds. One it no longer holds is not sent again: its move is confirmed when the
- * token is at the linked wallet. The transfer is signed with the wallet's nonce as mined
- * (`latest`), so a transfer sent again after a crash can only replace one still unmined, never
+ * token is at the linked wallet. While a transfer of the wallet is unmined (sent before a
+ * restart), nothing else is sent from it; and a transfer is signed with the wallet's nonce as
+ * mined (`latest`), so one sent again can only take the place of one the chain dropped, never
  * follow it.
  *
  * Gas: the relayer pays the shortfall only. The wallet's balance is read first, and the relayer
@@ -84,6 +85,13 @@ async function moveGroup(
   if (gone.length > 0) await settleGone(ctx, gone, to);
   if (still.length === 0) return gone.length > 0;
 
+  const reader = ctx.chain.reader;
+  const [nonce, queued] = await Promise.all([
+    reader.getTransactionCount({ address: from, blockTag: "latest" }),
+    reader.getTransactionCount({ address: from, blockTag: "pending" }),
+  ]);
+  // A transfer of this wallet is still unmined (sent before a restart): its outcome decides.
+  if (queued > nonce) return gone.length > 0;
   const tokens = still.map(tokenOf);
   const call: TokenTransferCall =
     tokens.length === 1
@@ -104,21 +112,20 @@ async function moveGroup(
     });
     return true;
   }
-  const fees = await ctx.chain.reader.estimateFeesPerGas();
+  const fees = await reader.estimateFeesPerGas();
   const cap = ctx.chain.maxFeePerGas;
   const fee = cap !== undefined && cap < fees.maxFeePerGas ? cap : fees.maxFeePerGas;
   const need = gas * fee;
-  const balance = await ctx.chain.reader.getBalance({ address: from });
+  const balance = await reader.getBalance({ address: from });
   if (balance < need) {
     await fund(ctx, from, need - balance);
     // Not funded after all (the payment's outcome is unknown): the next round looks again.
-    if ((await ctx.chain.reader.getBalance({ address: from })) < need) return false;
+    if ((await reader.getBalance({ address: from })) < need) return false;
   }
   const signer = wallets.signerAt(first.walletIndex);
   if (signer.address !== from) {
     throw new Error(`the wallet at index ${first.walletIndex} is not ${from}`);
   }
-  const nonce = await ctx.chain.reader.getTransactionCount({ address: from, blockTag: "latest" });
   const sent = await ctx.chain
     .senderFor(signer)
     .send(call, { gas, nonce, signal: ctx.signal, maxFeePerGas: fee });
