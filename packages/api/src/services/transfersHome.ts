@@ -33,11 +33,11 @@ export async function moveHome(
   idempotency?: IdempotentWrite,
 ): Promise<Moves> {
   const chain = deps.chain;
-  if (!chain) throw chainNotConfigured();
   const ctx = presentContext(deps, deps.baseUrl());
   const answer = await inTransaction(deps, async (tx) => {
     const user = await findUser(tx, userId, scope);
     if (!user) throw notFound("user", userId);
+    if (!chain) throw chainNotConfigured();
     if (!user.linkedWallet) {
       throw walletRefusal(
         "no_linked_wallet",
@@ -80,7 +80,7 @@ export async function moveHome(
       await recordAnswer(tx, idempotency, { status: 202, body: data, location: null });
     return data;
   });
-  chain.wakeRelayer();
+  chain?.wakeRelayer();
   return answer;
 }
 
