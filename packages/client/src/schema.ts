@@ -891,6 +891,8 @@ export interface components {
              * @example 0x5B38Da6a701c568545dCfcB03FcB875f56beddC4
              */
             wallet_address: string;
+            /** @description true: a new claim of a user with a linked wallet is minted to that wallet, not to the wallet the service keeps for them */
+            claims_to_linked_wallet: boolean;
             /**
              * @description The chain id in hex (0x7a69 = 31337)
              * @example 0x7a69
@@ -936,6 +938,8 @@ export interface components {
             parent_id?: string | null;
             /** @description Your identifier; unique among the active children of one parent */
             external_id?: string | null;
+            /** @description New claims of users with a linked wallet go straight to it (default false) */
+            claims_to_linked_wallet?: boolean;
             /**
              * @description data:image/<png|jpeg|webp|gif>;base64,... (type checked from the content; no SVG, no remote URLs). With multipart/form-data send a file part with the same name instead.
              * @example data:image/png;base64,iVBORw0KGgo...
@@ -958,6 +962,8 @@ export interface components {
             parent_id?: string | null;
             /** @description Your identifier; unique among the active children of one parent */
             external_id?: string | null;
+            /** @description New claims of users with a linked wallet go straight to it (default false) */
+            claims_to_linked_wallet?: boolean;
             /**
              * Format: binary
              * @description PNG, JPEG, WebP or GIF file (no SVG)
@@ -990,6 +996,8 @@ export interface components {
              */
             parent_id?: string | null;
             external_id?: string | null;
+            /** @description New claims of users with a linked wallet go straight to it (default false) */
+            claims_to_linked_wallet?: boolean;
             /**
              * @description null removes the image
              * @example data:image/png;base64,iVBORw0KGgo...
@@ -1011,6 +1019,8 @@ export interface components {
              */
             parent_id?: string | null;
             external_id?: string | null;
+            /** @description New claims of users with a linked wallet go straight to it (default false) */
+            claims_to_linked_wallet?: boolean;
             /**
              * Format: binary
              * @description PNG, JPEG, WebP or GIF file (no SVG)

@@ -185,3 +185,44 @@ it("moves each token once under repeated requests: one Idempotency-Key replays i
   const derived = (user.wallet_address as Address).toLowerCase();
   expect(txs.filter((tx) => tx.from.toLowerCase() === derived)).toHaveLength(1);
 }, 180_000);
+
+it("mints new claims straight to the linked wallet when the organization asks for it (claims_to_linked_wallet)", async () => {
+  const made = await call("POST", "/organizations", {
+    json: { name: "Straight home", claims_to_linked_wallet: true },
+  });
+  expect(made.status, JSON.stringify(made.body)).toBe(201);
+  expect(made.body.data.claims_to_linked_wallet).toBe(true);
+  const orgId: string = made.body.data.id;
+  const claimOf = async (holderId: string, name: string) => {
+    const collectible = await call("POST", "/collectibles", {
+      json: { organization_id: orgId, name, total_count: 5 },
+    });
+    expect(collectible.status, JSON.stringify(collectible.body)).toBe(201);
+    const claimed = await call("POST", "/claims", {
+      json: { collectible_id: collectible.body.data.id, holder_id: holderId },
+    });
+    expect(claimed.status, JSON.stringify(claimed.body)).toBe(201);
+    return claimed.body.data;
+  };
+  const user = (
+    await call("POST", "/users", { json: { organization_id: orgId, email: "direct@example.com" } })
+  ).body.data;
+  // Without a linked wallet the service's wallet holds it, as always.
+  expect((await claimOf(user.id, "Before linking")).minted_to).toBe(user.wallet_address);
+  const own = newWallet();
+  await linkWallet(call, user.id, own);
+  const direct = await claimOf(user.id, "Straight");
+  expect(direct).toMatchObject({
+    minted_to: own.address,
+    holder_wallet_address: own.address,
+    holder_id: user.id,
+    claimed_by_id: user.id,
+  });
+  const { client } = chainAccounts(stack.rpcUrl);
+  expect(await balanceOf(client, stack.contract, own.address, direct.token_id)).toBe(1n);
+  const off = await call("PATCH", `/organizations/${orgId}`, {
+    json: { claims_to_linked_wallet: false },
+  });
+  expect(off.body.data.claims_to_linked_wallet).toBe(false);
+  expect((await claimOf(user.id, "Setting off")).minted_to).toBe(user.wallet_address);
+}, 180_000);
