@@ -1514,7 +1514,7 @@ export interface components {
             secret: string;
         };
         /** @enum {string} */
-        EventType: "collectible.confirmed" | "collectible.failed" | "claim.confirmed" | "claim.failed" | "claim.transferred" | "collectible.reorged" | "collectible.finalized" | "claim.reorged" | "claim.finalized";
+        EventType: "collectible.confirmed" | "collectible.failed" | "claim.confirmed" | "claim.failed" | "claim.transferred" | "collectible.reorged" | "collectible.finalized" | "claim.reorged" | "claim.finalized" | "user.wallet_linked";
         Webhook: {
             /**
              * Format: uuid
@@ -1645,7 +1645,7 @@ export interface components {
             /** @description Where the next call starts (?after=): after the last event here, or where this call started when there was none. Keep it to resume after downtime */
             next_cursor: string;
         };
-        Event: components["schemas"]["CollectibleEvent"] | components["schemas"]["ClaimEvent"];
+        Event: components["schemas"]["CollectibleEvent"] | components["schemas"]["ClaimEvent"] | components["schemas"]["UserEvent"];
         CollectibleEvent: {
             /**
              * Format: uuid
@@ -1687,6 +1687,27 @@ export interface components {
             timestamp: string;
             /** @description The Claim as GET answered it just after the change; null if it was deleted before the event was first read */
             data: components["schemas"]["Claim"] | null;
+        };
+        UserEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id header: deliveries of it share it
+             * @example 5b0e6a4e-8d5c-4f55-9d7b-7d0d0d3e6a11
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "user.wallet_linked";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             * @example 2026-11-23T08:00:00.000Z
+             */
+            timestamp: string;
+            /** @description The User as GET answered it just after the change; null if it was deleted before the event was first read */
+            data: components["schemas"]["User"] | null;
         };
     };
     responses: {

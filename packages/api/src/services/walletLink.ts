@@ -8,10 +8,12 @@
  * - POST …/wallet-link checks the signed message against what was issued, each refusal with its
  *   own code (see `walletRefusal`), verifies the signature (ECDSA; a smart-contract wallet by
  *   ERC-1271/6492 through the chain when it is configured), and in one transaction marks the
- *   nonce used and records the address as the user's linked wallet.
+ *   nonce used, records the address as the user's linked wallet and a `user.wallet_linked`
+ *   event.
  */
 import { type Address, getAddress, type Hex, isAddressEqual, recoverMessageAddress } from "viem";
 import { createSiweMessage, generateSiweNonce, parseSiweMessage } from "viem/siwe";
+import { recordEvents } from "../db/events.ts";
 import type { Scope } from "../db/scope.ts";
 import { findUser } from "../db/users.ts";
 import {
@@ -135,6 +137,7 @@ export async function link(
       throw walletRefusal("nonce_used", "message", "its nonce was used already; ask for a new one");
     }
     await setLinkedWallet(tx, user.id, getAddress(address));
+    await recordEvents(tx, "user.wallet_linked", [user]);
   });
   return users.get(deps, scope, user.id);
 }

@@ -62,6 +62,14 @@ it("links the wallet that signed the message issued for the user: the user shows
   expect(Date.parse(linked.body.data.linked_at)).toBeGreaterThan(Date.now() - 60_000);
   const read = await call("GET", `/users/${user.id}`);
   expect(read.body.data.linked_wallet).toBe(own.address);
+  // Integrators are told: a user.wallet_linked event with the user as GET answers it.
+  const feed = await call("GET", "/events?limit=100");
+  const linkedEvents = feed.body.data.filter(
+    (e: { type: string; data: { id: string } }) =>
+      e.type === "user.wallet_linked" && e.data.id === user.id,
+  );
+  expect(linkedEvents).toHaveLength(1);
+  expect(linkedEvents[0].data).toMatchObject({ id: user.id, linked_wallet: own.address });
 });
 
 it("refuses a replayed proof: its nonce is used (nonce_used)", async () => {
