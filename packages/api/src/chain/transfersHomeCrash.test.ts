@@ -4,7 +4,7 @@
  * killed with SIGKILL once the relayer's payment to the service wallet is mined and the wallet's
  * transfer is broadcast. Started again, the API moves the token exactly once and pays nothing
  * more: the wallet was funded already, and whether the token still has to move is read from the
- * chain.
+ * chain. Two processes asked at once store one move and send once.
  */
 import type { Address } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -152,4 +152,19 @@ it("killed with its transfer still unmined, the API started again does not send 
   await on.rpc("evm_setAutomine", [true]);
   await on.rpc("evm_mine");
   await expectMovedOnce(holder, again);
+}, 300_000);
+
+it("two API processes asked at once store one move and send one transfer", async () => {
+  const holder = await linkedHolder("two-processes");
+  const other = await start();
+  const path = `/users/${holder.userId}/transfers-home`;
+  const answers = await Promise.all(
+    [holder.api, other].map(async (api) =>
+      jsonOf(await call(api.url, "POST", path, { claim_id: holder.claimId })),
+    ),
+  );
+  const moveIds = answers.map((answer) => answer.data[0]?.id);
+  expect(moveIds[0]).toBeDefined();
+  expect(moveIds[1]).toBe(moveIds[0]);
+  await expectMovedOnce(holder, other);
 }, 300_000);
