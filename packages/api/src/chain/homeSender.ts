@@ -124,7 +124,12 @@ async function moveGroup(
   }
   const signer = wallets.signerAt(first.walletIndex);
   if (signer.address !== from) {
-    throw new Error(`the wallet at index ${first.walletIndex} is not ${from}`);
+    // Not this mnemonic's wallet (start-up refuses another mnemonic): never block the relayer.
+    await markMoves(ctx.db, idsOf(still), {
+      status: "failed",
+      failureReason: "the service cannot sign for this wallet",
+    });
+    return true;
   }
   const sent = await ctx.chain
     .senderFor(signer)
