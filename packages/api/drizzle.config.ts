@@ -4,6 +4,11 @@ import { defineConfig } from "drizzle-kit";
 // schema; the API applies them at start (src/db/client.ts). No database is needed to generate.
 export default defineConfig({
   dialect: "postgresql",
-  schema: ["./src/db/schema.ts", "./src/db/eventSchema.ts", "./src/db/countSchema.ts"],
+  schema: [
+    "./src/db/schema.ts",
+    "./src/db/eventSchema.ts",
+    "./src/db/countSchema.ts",
+    "./src/db/walletSchema.ts",
+  ],
   out: "./drizzle",
 });

@@ -163,6 +163,8 @@ const EnvSchema = z.object({
     .regex(/^\d{1,9}(\.\d{1,9})?$/, "must be a positive number of gwei, e.g. 500 or 1.5")
     .refine((value) => Number(value) > 0, "must be a positive number of gwei, e.g. 500 or 1.5")
     .default("500"),
+  /** How long a wallet-link nonce (and the Sign-In with Ethereum message over it) can be used. */
+  WALLET_LINK_NONCE_TTL_SECONDS: int(1, 86_400).default(600),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

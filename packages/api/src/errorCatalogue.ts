@@ -198,3 +198,22 @@ export function destinationRefused(reason: string): ValidationError {
     "destination_not_allowed",
   );
 }
+
+/**
+ * Why a wallet-link proof or a move home is refused (422), naming the field at fault:
+ * `nonce_unknown`, `nonce_used` (a replay), `nonce_expired`, `wrong_domain`, `wrong_chain`,
+ * `wrong_address` (not the address the nonce was issued for), `wrong_signer` (the signature is
+ * not by the message's address), `no_linked_wallet`, `no_service_wallet`,
+ * `token_not_in_service_wallet`.
+ */
+export function walletRefusal(code: string, field: string, message: string): UnprocessableError {
+  return new UnprocessableError(code, `${field}: ${message}`, [{ field, code, message }]);
+}
+
+/** A wallet-link message that is not an EIP-4361 message with every field a proof needs. */
+export const siweMessageInvalid = (missing: string) =>
+  new ValidationError(
+    `message: not a Sign-In with Ethereum message (${missing}); sign the message POST /users/{id}/wallet-link-nonces answered, unchanged`,
+    [{ field: "message", code: "siwe_message_invalid", message: missing }],
+    "siwe_message_invalid",
+  );

@@ -45,7 +45,7 @@ try {
   const storage = configuredImageStorage(env, database.db);
   const key = await bootstrapApiKey(env, database.db);
   const chain: RunningChainServices | undefined = env.RPC_URL
-    ? startChainServices(env, database, logger)
+    ? startChainServices(env, database, logger, wallets)
     : undefined;
 
   // Known once the server listens (PORT=0 picks a port); PUBLIC_URL when set.

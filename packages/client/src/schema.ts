@@ -286,6 +286,111 @@ export interface paths {
         patch: operations["updateUser"];
         trace?: never;
     };
+    "/users/{id}/transfers-home": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user's moves home, newest first (the latest 100) */
+        get: operations["listTransfersHome"];
+        /**
+         * Not allowed: /users/{id}/transfers-home takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        put: operations["putUsersIdTransfersHomeNotAllowed"];
+        /**
+         * Move one claim's token, or all the user's tokens, to their linked wallet
+         * @description Stores one move per token the service's wallet holds for the user and answers them at once (202); the relayer funds the service wallet's gas (the shortfall only) and sends `safeTransferFrom` signed by it. Follow them with GET; the claim's holder changes and `claim.transferred` goes out once the indexer has the transfer. A token with a move under way is not moved twice: that move is answered.
+         */
+        post: operations["createTransfersHome"];
+        /**
+         * Not allowed: /users/{id}/transfers-home takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        delete: operations["deleteUsersIdTransfersHomeNotAllowed"];
+        options?: never;
+        head?: never;
+        /**
+         * Not allowed: /users/{id}/transfers-home takes GET, POST, HEAD
+         * @description Answers 405 `method_not_allowed` with `Allow: GET, POST, HEAD`, before any key is checked.
+         */
+        patch: operations["patchUsersIdTransfersHomeNotAllowed"];
+        trace?: never;
+    };
+    "/users/{id}/wallet-link-nonces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Not allowed: /users/{id}/wallet-link-nonces takes POST
+         * @description Answers 405 `method_not_allowed` with `Allow: POST`, before any key is checked.
+         */
+        get: operations["getUsersIdWalletLinkNoncesNotAllowed"];
+        /**
+         * Not allowed: /users/{id}/wallet-link-nonces takes POST
+         * @description Answers 405 `method_not_allowed` with `Allow: POST`, before any key is checked.
+         */
+        put: operations["putUsersIdWalletLinkNoncesNotAllowed"];
+        /**
+         * Issue a nonce and the Sign-In with Ethereum message that proves an address
+         * @description The user signs `message` (EIP-4361: this API's domain and URI, the chain id, the nonce, valid 10 minutes) with the wallet at `address`, then POST /users/{id}/wallet-link. The nonce can be used once.
+         */
+        post: operations["createWalletLinkNonce"];
+        /**
+         * Not allowed: /users/{id}/wallet-link-nonces takes POST
+         * @description Answers 405 `method_not_allowed` with `Allow: POST`, before any key is checked.
+         */
+        delete: operations["deleteUsersIdWalletLinkNoncesNotAllowed"];
+        options?: never;
+        head?: never;
+        /**
+         * Not allowed: /users/{id}/wallet-link-nonces takes POST
+         * @description Answers 405 `method_not_allowed` with `Allow: POST`, before any key is checked.
+         */
+        patch: operations["patchUsersIdWalletLinkNoncesNotAllowed"];
+        trace?: never;
+    };
+    "/users/{id}/wallet-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Not allowed: /users/{id}/wallet-link takes POST
+         * @description Answers 405 `method_not_allowed` with `Allow: POST`, before any key is checked.
+         */
+        get: operations["getUsersIdWalletLinkNotAllowed"];
+        /**
+         * Not allowed: /users/{id}/wallet-link takes POST
+         * @description Answers 405 `method_not_allowed` with `Allow: POST`, before any key is checked.
+         */
+        put: operations["putUsersIdWalletLinkNotAllowed"];
+        /**
+         * Link the wallet that signed the message as the user's own
+         * @description Checks the message against the nonce issued for the user (unknown, used, expired: nonce_unknown, nonce_used, nonce_expired), this API's domain (wrong_domain) and chain (wrong_chain), the address the nonce was issued for (wrong_address), and the signature (wrong_signer; a smart-contract wallet is asked through the chain, ERC-1271/6492). Then marks the nonce used and answers the user with `linked_wallet`.
+         */
+        post: operations["linkWallet"];
+        /**
+         * Not allowed: /users/{id}/wallet-link takes POST
+         * @description Answers 405 `method_not_allowed` with `Allow: POST`, before any key is checked.
+         */
+        delete: operations["deleteUsersIdWalletLinkNotAllowed"];
+        options?: never;
+        head?: never;
+        /**
+         * Not allowed: /users/{id}/wallet-link takes POST
+         * @description Answers 405 `method_not_allowed` with `Allow: POST`, before any key is checked.
+         */
+        patch: operations["patchUsersIdWalletLinkNotAllowed"];
+        trace?: never;
+    };
     "/collectibles": {
         parameters: {
             query?: never;
@@ -786,6 +891,8 @@ export interface components {
              * @example 0x5B38Da6a701c568545dCfcB03FcB875f56beddC4
              */
             wallet_address: string;
+            /** @description true: a new claim of a user with a linked wallet is minted to that wallet, not to the wallet the service keeps for them */
+            claims_to_linked_wallet: boolean;
             /**
              * @description The chain id in hex (0x7a69 = 31337)
              * @example 0x7a69
@@ -831,6 +938,8 @@ export interface components {
             parent_id?: string | null;
             /** @description Your identifier; unique among the active children of one parent */
             external_id?: string | null;
+            /** @description New claims of users with a linked wallet go straight to it (default false) */
+            claims_to_linked_wallet?: boolean;
             /**
              * @description data:image/<png|jpeg|webp|gif>;base64,... (type checked from the content; no SVG, no remote URLs). With multipart/form-data send a file part with the same name instead.
              * @example data:image/png;base64,iVBORw0KGgo...
@@ -853,6 +962,8 @@ export interface components {
             parent_id?: string | null;
             /** @description Your identifier; unique among the active children of one parent */
             external_id?: string | null;
+            /** @description New claims of users with a linked wallet go straight to it (default false) */
+            claims_to_linked_wallet?: boolean;
             /**
              * Format: binary
              * @description PNG, JPEG, WebP or GIF file (no SVG)
@@ -885,6 +996,8 @@ export interface components {
              */
             parent_id?: string | null;
             external_id?: string | null;
+            /** @description New claims of users with a linked wallet go straight to it (default false) */
+            claims_to_linked_wallet?: boolean;
             /**
              * @description null removes the image
              * @example data:image/png;base64,iVBORw0KGgo...
@@ -906,6 +1019,8 @@ export interface components {
              */
             parent_id?: string | null;
             external_id?: string | null;
+            /** @description New claims of users with a linked wallet go straight to it (default false) */
+            claims_to_linked_wallet?: boolean;
             /**
              * Format: binary
              * @description PNG, JPEG, WebP or GIF file (no SVG)
@@ -937,6 +1052,17 @@ export interface components {
              * @example 0x5B38Da6a701c568545dCfcB03FcB875f56beddC4
              */
             wallet_address: string;
+            /**
+             * @description An address the user proved they own (POST /users/{id}/wallet-link); tokens move there with POST /users/{id}/transfers-home. Null until linked
+             * @example 0x5B38Da6a701c568545dCfcB03FcB875f56beddC4
+             */
+            linked_wallet: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC, milliseconds
+             * @example 2026-11-23T08:00:00.000Z
+             */
+            linked_at: string | null;
             /**
              * @description The chain id in hex (0x7a69 = 31337)
              * @example 0x7a69
@@ -977,6 +1103,95 @@ export interface components {
             email?: string;
             name?: string | null;
             external_id?: string | null;
+        };
+        TransferHome: {
+            /**
+             * Format: uuid
+             * @example 5b0e6a4e-8d5c-4f55-9d7b-7d0d0d3e6a11
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 5b0e6a4e-8d5c-4f55-9d7b-7d0d0d3e6a11
+             */
+            user_id: string;
+            /**
+             * Format: uuid
+             * @example 5b0e6a4e-8d5c-4f55-9d7b-7d0d0d3e6a11
+             */
+            claim_id: string;
+            token_id: string;
+            /**
+             * @description The chain id in hex (0x7a69 = 31337)
+             * @example 0x7a69
+             */
+            blockchain_id: string;
+            /**
+             * @description The user's service wallet
+             * @example 0x5B38Da6a701c568545dCfcB03FcB875f56beddC4
+             */
+            from_address: string;
+            /**
+             * @description The user's linked wallet
+             * @example 0x5B38Da6a701c568545dCfcB03FcB875f56beddC4
+             */
+            to_address: string;
+            /**
+             * @description pending: stored; sent: its transaction is broadcast; confirmed: the token is at to_address on-chain; failed: the chain refused it (failure_reason)
+             * @enum {string}
+             */
+            status: "pending" | "sent" | "confirmed" | "failed";
+            transaction_hash: string | null;
+            failure_reason: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC, milliseconds
+             * @example 2026-11-23T08:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC, milliseconds
+             * @example 2026-11-23T08:00:00.000Z
+             */
+            updated_at: string;
+        };
+        CreateTransfersHome: {
+            /**
+             * Format: uuid
+             * @description The one claim whose token moves; omitted: every token of the user
+             * @example 5b0e6a4e-8d5c-4f55-9d7b-7d0d0d3e6a11
+             */
+            claim_id?: string;
+        };
+        WalletLinkNonce: {
+            nonce: string;
+            /**
+             * @description EIP-55
+             * @example 0x5B38Da6a701c568545dCfcB03FcB875f56beddC4
+             */
+            address: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC, milliseconds
+             * @example 2026-11-23T08:00:00.000Z
+             */
+            expires_at: string;
+            /** @description The EIP-4361 (Sign-In with Ethereum) message to sign with `address`, exactly as given */
+            message: string;
+        };
+        CreateWalletLinkNonce: {
+            /**
+             * @description The address the user will prove they own (EIP-55)
+             * @example 0x5B38Da6a701c568545dCfcB03FcB875f56beddC4
+             */
+            address: string;
+        };
+        LinkWallet: {
+            /** @description The `message` of POST /users/{id}/wallet-link-nonces, unchanged */
+            message: string;
+            /** @description The signature of `message` by its address (EIP-191) */
+            signature: string;
         };
         Collectible: {
             /**
@@ -1299,7 +1514,7 @@ export interface components {
             secret: string;
         };
         /** @enum {string} */
-        EventType: "collectible.confirmed" | "collectible.failed" | "claim.confirmed" | "claim.failed" | "claim.transferred" | "collectible.reorged" | "collectible.finalized" | "claim.reorged" | "claim.finalized";
+        EventType: "collectible.confirmed" | "collectible.failed" | "claim.confirmed" | "claim.failed" | "claim.transferred" | "collectible.reorged" | "collectible.finalized" | "claim.reorged" | "claim.finalized" | "user.wallet_linked";
         Webhook: {
             /**
              * Format: uuid
@@ -1430,7 +1645,7 @@ export interface components {
             /** @description Where the next call starts (?after=): after the last event here, or where this call started when there was none. Keep it to resume after downtime */
             next_cursor: string;
         };
-        Event: components["schemas"]["CollectibleEvent"] | components["schemas"]["ClaimEvent"];
+        Event: components["schemas"]["CollectibleEvent"] | components["schemas"]["ClaimEvent"] | components["schemas"]["UserEvent"];
         CollectibleEvent: {
             /**
              * Format: uuid
@@ -1472,6 +1687,27 @@ export interface components {
             timestamp: string;
             /** @description The Claim as GET answered it just after the change; null if it was deleted before the event was first read */
             data: components["schemas"]["Claim"] | null;
+        };
+        UserEvent: {
+            /**
+             * Format: uuid
+             * @description Also the webhook-id header: deliveries of it share it
+             * @example 5b0e6a4e-8d5c-4f55-9d7b-7d0d0d3e6a11
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "user.wallet_linked";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             * @example 2026-11-23T08:00:00.000Z
+             */
+            timestamp: string;
+            /** @description The User as GET answered it just after the change; null if it was deleted before the event was first read */
+            data: components["schemas"]["User"] | null;
         };
     };
     responses: {
@@ -4215,6 +4451,981 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    listTransfersHome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The moves */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TransferHome"][];
+                    };
+                };
+            };
+            /** @description Invalid input; details name each field */
+            400: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Basic realm; send the API key as the Basic username (curl -u KEY:) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object (or outside the key's organization) */
+            404: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (nothing about it is shown; the request id finds it in the logs) */
+            500: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (database, chain or indexer) is unavailable */
+            503: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putUsersIdTransfersHomeNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createTransfersHome: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string of 1-255 characters. A retry with the same key and body gets the first answer again (status and body); the same key with another body answers 422. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTransfersHome"];
+            };
+        };
+        responses: {
+            /** @description The moves, under way */
+            202: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    /** @description true when this is the stored answer to an earlier request with the same key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TransferHome"][];
+                    };
+                };
+            };
+            /** @description Invalid input; details name each field */
+            400: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    /** @description true when this is the stored answer to an earlier request with the same key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Basic realm; send the API key as the Basic username (curl -u KEY:) */
+                    "WWW-Authenticate"?: string;
+                    /** @description true when this is the stored answer to an earlier request with the same key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this (a write with a read-only key; key management without an admin key) */
+            403: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    /** @description true when this is the stored answer to an earlier request with the same key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object (or outside the key's organization) */
+            404: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    /** @description true when this is the stored answer to an earlier request with the same key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with existing data */
+            409: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    /** @description true when this is the stored answer to an earlier request with the same key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body or image too large */
+            413: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    /** @description true when this is the stored answer to an earlier request with the same key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content type not accepted */
+            415: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    /** @description true when this is the stored answer to an earlier request with the same key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but impossible */
+            422: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    /** @description true when this is the stored answer to an earlier request with the same key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description true when this is the stored answer to an earlier request with the same key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (nothing about it is shown; the request id finds it in the logs) */
+            500: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (database, chain or indexer) is unavailable */
+            503: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteUsersIdTransfersHomeNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchUsersIdTransfersHomeNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getUsersIdWalletLinkNoncesNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putUsersIdWalletLinkNoncesNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createWalletLinkNonce: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWalletLinkNonce"];
+            };
+        };
+        responses: {
+            /** @description Issued */
+            201: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WalletLinkNonce"];
+                    };
+                };
+            };
+            /** @description Invalid input; details name each field */
+            400: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Basic realm; send the API key as the Basic username (curl -u KEY:) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this (a write with a read-only key; key management without an admin key) */
+            403: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object (or outside the key's organization) */
+            404: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body or image too large */
+            413: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content type not accepted */
+            415: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (nothing about it is shown; the request id finds it in the logs) */
+            500: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (database, chain or indexer) is unavailable */
+            503: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteUsersIdWalletLinkNoncesNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchUsersIdWalletLinkNoncesNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getUsersIdWalletLinkNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putUsersIdWalletLinkNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    linkWallet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LinkWallet"];
+            };
+        };
+        responses: {
+            /** @description Linked */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["User"];
+                    };
+                };
+            };
+            /** @description Invalid input; details name each field */
+            400: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No API key, or an unknown or revoked one */
+            401: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Basic realm; send the API key as the Basic username (curl -u KEY:) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this (a write with a read-only key; key management without an admin key) */
+            403: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object (or outside the key's organization) */
+            404: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body or image too large */
+            413: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content type not accepted */
+            415: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but impossible */
+            422: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (nothing about it is shown; the request id finds it in the logs) */
+            500: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (database, chain or indexer) is unavailable */
+            503: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteUsersIdWalletLinkNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    patchUsersIdWalletLinkNotAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            500: components["responses"]["InternalError"];
         };
     };
     listCollectibles: {

@@ -16,7 +16,7 @@ import {
   size,
   TransactionReceiptNotFoundError,
 } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { type LocalAccount, privateKeyToAccount } from "viem/accounts";
 import {
   CLAIM_BYTES,
   type ClaimBatchCall,
@@ -75,12 +75,13 @@ export function createChainClient(options: ChainClientOptions) {
     return hookGasBudget;
   }
 
-  async function estimate(call: ContractCall): Promise<bigint> {
+  /** `call`'s gas with headroom, sent by `from` (the relayer unless given). */
+  async function estimate(call: ContractCall, from: Address = account.address): Promise<bigint> {
     try {
       const gas = await client.estimateContractGas({
         abi: collectiblesAbi,
         address: contract,
-        account: account.address,
+        account: from,
         ...(call as ClaimBatchCall),
       });
       // Headroom for state that changes between estimate and inclusion.
@@ -177,9 +178,8 @@ export function createChainClient(options: ChainClientOptions) {
     }
   }
 
-  const sender = createTransactionSender({
+  const senderOptions = {
     client: client as PublicClient,
-    account,
     chainId,
     contract,
     pollMs,
@@ -188,7 +188,8 @@ export function createChainClient(options: ChainClientOptions) {
     receiptOf,
     // Long enough that a transaction the node still holds shows in its pending nonce.
     dropCheckAfterMs: Math.max(2_000, pollMs * 20),
-  });
+  };
+  const sender = createTransactionSender({ ...senderOptions, account });
 
   return {
     address: account.address,
@@ -200,6 +201,11 @@ export function createChainClient(options: ChainClientOptions) {
     claimBatchGasLimit,
     hookGasBudget: hookBudget,
     send: sender.send,
+    /** Sending as another account of the service (a user's service wallet), fee-capped alike. */
+    senderFor: (signer: LocalAccount) =>
+      createTransactionSender({ ...senderOptions, account: signer }),
+    /** Reads the home sender makes: balances, nonces, fees, signatures (ERC-1271/6492). */
+    reader: client as PublicClient,
     stuckAtFeeCap: sender.stuckAtFeeCap,
     transactionsInFlight: sender.inFlight,
     highestFeeInFlight: sender.highestFeeInFlight,

@@ -15,6 +15,7 @@ import type { Logger } from "../logger.ts";
 import { createStatusWaiter } from "../services/statusWaiter.ts";
 import { createChainClient } from "./chainClient.ts";
 import { finalityCheck } from "./finality.ts";
+import type { ServiceWallets } from "./homeSender.ts";
 import { Relayer } from "./relayer.ts";
 import { syncCheck } from "./syncCheck.ts";
 import { startTransferFollower } from "./transferFollower.ts";
@@ -30,6 +31,7 @@ export function startChainServices(
   env: Env,
   database: Pick<DatabaseHandle, "db" | "tryLock">,
   logger: Logger,
+  wallets?: ServiceWallets,
 ): RunningChainServices {
   if (!env.RPC_URL) throw new Error("RPC_URL is not set");
   const dir = env.DEPLOYMENTS_DIR
@@ -65,6 +67,7 @@ export function startChainServices(
     },
     finalityDepth: env.FINALITY_DEPTH,
     confirmationDepth: env.CONFIRMATION_DEPTH,
+    home: wallets,
   });
   relayer.start();
   const transferFollower = indexer

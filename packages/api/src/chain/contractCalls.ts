@@ -90,6 +90,23 @@ export type ClaimBatchCall = {
   args: readonly [readonly ClaimRun[]];
 };
 
+/** Ether sent to an address (the relayer funding a service wallet's gas). */
+export interface Payment {
+  to: Address;
+  value: bigint;
+}
+
+/** A service wallet hands tokens on (`from` is the wallet that signs). */
+export type TokenTransferCall =
+  | {
+      functionName: "safeTransferFrom";
+      args: readonly [Address, Address, bigint, bigint, Hex];
+    }
+  | {
+      functionName: "safeBatchTransferFrom";
+      args: readonly [Address, Address, readonly bigint[], readonly bigint[], Hex];
+    };
+
 export type ContractCall =
   | {
       functionName: "createCollectible";
@@ -101,7 +118,8 @@ export type ContractCall =
         { name: string; description: string; image: string; mimeType: string },
       ];
     }
-  | ClaimBatchCall;
+  | ClaimBatchCall
+  | TokenTransferCall;
 
 const ZERO_ID = "0x00000000000000000000000000000000" as Hex;
 

@@ -7,8 +7,8 @@
  * - On start, and whenever a transaction's outcome is unknown, it reconciles intents with the
  *   chain before sending (`reconcile.ts`).
  * - Each round it confirms what the indexer has (mined rows stay `pending` until the indexer has
- *   their block), creates collectibles (`collectibleSender.ts`) and sends claims in batches
- *   (`claimSender.ts`).
+ *   their block), creates collectibles (`collectibleSender.ts`), sends claims in batches
+ *   (`claimSender.ts`) and moves tokens home to linked wallets (`homeSender.ts`).
  * - Once a second it follows finality (`finality.ts`): a row whose block a reorg replaced goes
  *   back to pending, and rows below the chain's finalized block become final.
  * - Fees stop at the configured cap, and `status()` names a transaction stuck there.
@@ -30,6 +30,7 @@ import { sendClaims } from "./claimSender.ts";
 import { sendCollectibles } from "./collectibleSender.ts";
 import type { StuckTransaction } from "./contractCalls.ts";
 import { followFinality } from "./finality.ts";
+import { type ServiceWallets, sendHome } from "./homeSender.ts";
 import { reconcile } from "./reconcile.ts";
 import type { RelayerContext } from "./relayerContext.ts";
 
@@ -49,6 +50,8 @@ export interface RelayerOptions {
   finalityDepth: number;
   /** Blocks on top of a mined row's block before it is confirmed (0: confirmed once indexed). */
   confirmationDepth: number;
+  /** Signs for users' service wallets: moves tokens home (homeSender.ts); absent: none. */
+  home?: ServiceWallets;
 }
 
 export interface RelayerStatus {
@@ -239,7 +242,8 @@ export class Relayer {
     const confirmed = await this.confirmIndexed();
     const created = await sendCollectibles(this.ctx);
     const sent = await sendClaims(this.ctx);
-    return confirmed || created || sent;
+    const home = this.options.home ? await sendHome(this.ctx, this.options.home) : false;
+    return confirmed || created || sent || home;
   }
 
   private async confirmIndexed(): Promise<boolean> {

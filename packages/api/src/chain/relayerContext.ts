@@ -5,7 +5,7 @@
 import type { Database } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
 import type { ChainClient } from "./chainClient.ts";
-import type { ContractCall, MinedTransaction } from "./contractCalls.ts";
+import type { ContractCall, MinedTransaction, Payment } from "./contractCalls.ts";
 
 export interface RelayerContext {
   db: Database;
@@ -27,7 +27,7 @@ export interface RelayerContext {
 
 /** One transaction to send, and what to record once it is mined or reverted. */
 export interface Job {
-  call: ContractCall;
+  call: ContractCall | Payment;
   gas: bigint;
   onMined(tx: MinedTransaction): Promise<void>;
   onReverted(tx: MinedTransaction): Promise<void>;

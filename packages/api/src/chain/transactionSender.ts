@@ -5,18 +5,19 @@
  */
 import { collectiblesAbi } from "@collectibles/contracts";
 import { type Address, encodeFunctionData, type Hex, keccak256, type PublicClient } from "viem";
-import type { PrivateKeyAccount } from "viem/accounts";
+import type { LocalAccount } from "viem/accounts";
 import {
   type ContractCall,
   DroppedTransactionError,
   type MinedTransaction,
+  type Payment,
   type SentTransaction,
   type StuckTransaction,
 } from "./contractCalls.ts";
 
 export interface SenderOptions {
   client: PublicClient;
-  account: PrivateKeyAccount;
+  account: LocalAccount;
   chainId: number;
   contract: Address;
   pollMs: number;
@@ -41,7 +42,8 @@ export function createTransactionSender(options: SenderOptions) {
   const unmined = new Map<number, bigint>();
 
   /**
-   * Signs `call` with `nonce` and broadcasts it; `mined` resolves with the receipt of whichever
+   * Signs `call` (a contract call, or a payment of ether) with `nonce` (at `maxFeePerGas` when
+   * given, else the chain's estimate, never above the cap) and broadcasts it; `mined` resolves with the receipt of whichever
    * version was mined. Past `replaceAfterMs` a version with fees 25% higher replaces it, never
    * above the fee cap; one the cap leaves no room to replace (less than the 10% bump nodes
    * require) is reported by `stuckAtFeeCap()` until it is mined. Rejects `mined` when `signal`
@@ -49,21 +51,30 @@ export function createTransactionSender(options: SenderOptions) {
    * relayer then reconciles and sends again from the chain's nonce).
    */
   async function send(
-    call: ContractCall,
-    { gas, nonce, signal }: { gas: bigint; nonce: number; signal?: AbortSignal },
+    call: ContractCall | Payment,
+    how: { gas: bigint; nonce: number; signal?: AbortSignal; maxFeePerGas?: bigint },
   ): Promise<SentTransaction> {
-    const data = encodeFunctionData({ abi: collectiblesAbi, ...call } as Parameters<
-      typeof encodeFunctionData
-    >[0]);
+    const { gas, nonce, signal } = how;
+    const { to, data, value } =
+      "functionName" in call
+        ? {
+            to: contract,
+            data: encodeFunctionData({ abi: collectiblesAbi, ...call } as Parameters<
+              typeof encodeFunctionData
+            >[0]),
+            value: 0n,
+          }
+        : { to: call.to, data: "0x" as Hex, value: call.value };
     const fees = await client.estimateFeesPerGas();
-    let maxFeePerGas = capped(fees.maxFeePerGas);
+    let maxFeePerGas = capped(how.maxFeePerGas ?? fees.maxFeePerGas);
     let maxPriorityFeePerGas = min(fees.maxPriorityFeePerGas, maxFeePerGas);
     const sign = async () =>
       account.signTransaction({
         chainId,
         type: "eip1559",
-        to: contract,
+        to,
         data,
+        value,
         gas,
         nonce,
         maxFeePerGas,

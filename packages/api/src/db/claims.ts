@@ -164,27 +164,34 @@ function countBy(q: Queryable, per: "holder" | "collectible", name: string) {
     .prepare(name);
 }
 
-/** Active users of an organization with these wallet addresses (for holders after transfers). */
+/**
+ * Active users of an organization with these wallet addresses, or these linked wallets (for
+ * holders after transfers, a move home included).
+ */
 export async function usersByWallet(
   q: Queryable,
   organizationIds: string[],
   addresses: string[],
-): Promise<{ id: string; organizationId: string; walletAddress: string }[]> {
+): Promise<
+  { id: string; organizationId: string; walletAddress: string; linkedWallet: string | null }[]
+> {
   if (addresses.length === 0) return [];
+  const lower = addresses.map((a) => a.toLowerCase());
   return q
     .select({
       id: users.id,
       organizationId: users.organizationId,
       walletAddress: users.walletAddress,
+      linkedWallet: users.linkedWallet,
     })
     .from(users)
     .where(
       and(
         eq(users.isActive, true),
         inArray(users.organizationId, organizationIds),
-        inArray(
-          sql`lower(${users.walletAddress})`,
-          addresses.map((a) => a.toLowerCase()),
+        or(
+          inArray(sql`lower(${users.walletAddress})`, lower),
+          inArray(sql`lower(${users.linkedWallet})`, lower),
         ),
       ),
     );

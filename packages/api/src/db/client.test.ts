@@ -15,8 +15,10 @@ const TABLES = [
   "images",
   "organizations",
   "settings",
+  "transfers_home",
   "user_counts",
   "users",
+  "wallet_link_nonces",
   "webhook_messages",
   "webhooks",
 ];

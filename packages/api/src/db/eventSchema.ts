@@ -19,6 +19,8 @@ export const EVENT_TYPES = [
   "collectible.finalized",
   "claim.reorged",
   "claim.finalized",
+  // A user proved a wallet of their own (services/walletLink.ts).
+  "user.wallet_linked",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -2,7 +2,7 @@
  * Organization queries. Every read takes the caller's scope (`scope.ts`): what the key may not
  * see reads as absent.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Queryable } from "./client.ts";
 import { findOf, listOf } from "./readers.ts";
 import { rowsOf } from "./rows.ts";
@@ -62,4 +62,17 @@ export async function organizationContents(
     .from(users)
     .where(and(eq(users.organizationId, id), eq(users.isActive, true)));
   return { organizations: children?.count ?? 0, users: members?.count ?? 0 };
+}
+
+/** Of these organizations, those whose new claims go to the holder's linked wallet. */
+export async function sendingClaimsToLinkedWallets(
+  q: Queryable,
+  ids: string[],
+): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await q
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(and(inArray(organizations.id, ids), eq(organizations.claimsToLinkedWallet, true)));
+  return new Set(rows.map((row) => row.id));
 }

@@ -57,6 +57,8 @@ export const organizations = pgTable(
     externalId: text("external_id"),
     walletIndex: integer("wallet_index").notNull().unique("organizations_wallet_index_unique"),
     walletAddress: text("wallet_address").notNull(),
+    /** New claims of a user with a linked wallet are minted there (not to the service's). */
+    claimsToLinkedWallet: boolean("claims_to_linked_wallet").notNull().default(false),
     logo: jsonb("logo").$type<StoredImage>(),
     cover: jsonb("cover").$type<StoredImage>(),
     isActive: boolean("is_active").notNull().default(true),
@@ -88,6 +90,9 @@ export const users = pgTable(
     walletAddress: text("wallet_address").notNull(),
     /** Null when the user brought their own address. */
     walletIndex: integer("wallet_index").unique("users_wallet_index_unique"),
+    /** An address the user proved they own (Sign-In with Ethereum): where tokens go home. */
+    linkedWallet: text("linked_wallet"),
+    linkedAt: moment("linked_at"),
     isActive: boolean("is_active").notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -44,3 +44,6 @@ export const blockNumberOf = (row: { minedBlock: bigint | null }) =>
 /** `finalized_at`: when the row's block became final, or null. */
 export const finalizedAtOf = (row: { finalizedAt: Date | string | null }) =>
   row.finalizedAt === null ? null : isoOf(row.finalizedAt);
+
+/** A moment that may be absent: ISO 8601, UTC, milliseconds, or null. */
+export const momentOf = (moment: Date | string | null) => (moment === null ? null : isoOf(moment));

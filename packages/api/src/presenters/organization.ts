@@ -18,6 +18,7 @@ export function presentOrganization(
 ): z.input<typeof Organization> {
   return {
     ...snakeCased(row, ["id", "name", "description", "parentId", "externalId", "walletAddress"]),
+    claims_to_linked_wallet: row.claimsToLinkedWallet,
     blockchain_id: ctx.blockchainId,
     logo: imageUrls(ctx.storage, row.logo, ctx.baseUrl),
     cover: imageUrls(ctx.storage, row.cover, ctx.baseUrl),

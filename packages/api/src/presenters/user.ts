@@ -4,7 +4,7 @@ import type { UserRow } from "../db/users.ts";
 import type { User } from "../schemas/users.ts";
 import type { z } from "../schemas/zod.ts";
 import type { PresentContext } from "./context.ts";
-import { snakeCased, timestampsOf } from "./fields.ts";
+import { momentOf, snakeCased, timestampsOf } from "./fields.ts";
 
 /** A user with its count of confirmed claims. */
 export interface UserView {
@@ -18,6 +18,8 @@ export function presentUser(
 ): z.input<typeof User> {
   return {
     ...snakeCased(row, ["id", "organizationId", "email", "name", "externalId", "walletAddress"]),
+    linked_wallet: row.linkedWallet,
+    linked_at: momentOf(row.linkedAt),
     blockchain_id: ctx.blockchainId,
     claimed_count: claimedCount,
     is_active: row.isActive,

@@ -7,12 +7,14 @@ import { eventEndpoints } from "./events/events.handlers.ts";
 import { operationEndpoints } from "./operations/operations.handlers.ts";
 import { organizationEndpoints } from "./organizations/organizations.handlers.ts";
 import { userEndpoints } from "./users/users.handlers.ts";
+import { walletLinkEndpoints } from "./users/walletLink.handlers.ts";
 import { webhookEndpoints } from "./webhooks/webhooks.handlers.ts";
 
 export const endpoints: readonly Endpoint[] = [
   ...operationEndpoints,
   ...organizationEndpoints,
   ...userEndpoints,
+  ...walletLinkEndpoints,
   ...collectibleEndpoints,
   ...claimEndpoints,
   ...apiKeyEndpoints,

@@ -8,12 +8,14 @@ import * as events from "./events/events.routes.ts";
 import * as operations from "./operations/operations.routes.ts";
 import * as organizations from "./organizations/organizations.routes.ts";
 import * as users from "./users/users.routes.ts";
+import * as walletLink from "./users/walletLink.routes.ts";
 import * as webhooks from "./webhooks/webhooks.routes.ts";
 
 export const endpointSpecs: readonly EndpointSpec[] = [
   ...Object.values(operations),
   ...Object.values(organizations),
   ...Object.values(users),
+  ...Object.values(walletLink),
   ...Object.values(collectibles),
   ...Object.values(claims),
   ...Object.values(apiKeys),

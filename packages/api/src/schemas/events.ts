@@ -5,6 +5,7 @@ import { Claim } from "./claims.ts";
 import { Collectible } from "./collectibles.ts";
 import { cursorParam, DEFAULT_LIMIT, MAX_LIMIT, queryInt } from "./common.ts";
 import { Timestamp, Uuid } from "./fields.ts";
+import { User } from "./users.ts";
 import { z } from "./zod.ts";
 
 export const EventType = z.enum(EVENT_TYPES).openapi("EventType");
@@ -38,8 +39,12 @@ export const ClaimEvent = eventAbout(
   "Claim",
 );
 
+export const UserEvent = eventAbout(["user.wallet_linked"], User, "User");
+
 /** One union member per kind of object, told apart by `type`: a check of it narrows `data`. */
-export const Event = z.discriminatedUnion("type", [CollectibleEvent, ClaimEvent]).openapi("Event");
+export const Event = z
+  .discriminatedUnion("type", [CollectibleEvent, ClaimEvent, UserEvent])
+  .openapi("Event");
 
 const After = cursorParam("after", decodeEventCursor, {
   from: "next_cursor",

@@ -12,6 +12,11 @@ export const Organization = z
     parent_id: Uuid.nullable(),
     external_id: z.string().nullable(),
     wallet_address: WalletAddress,
+    claims_to_linked_wallet: z.boolean().openapi({
+      description:
+        "true: a new claim of a user with a linked wallet is minted to that wallet, not to the " +
+        "wallet the service keeps for them",
+    }),
     blockchain_id: BlockchainId,
     // A union rather than .nullable(): zod-to-openapi 9 drops the null of a nullable $ref.
     logo: z.union([ImageUrls, z.null()]),
@@ -23,6 +28,14 @@ export const Organization = z
 
 const Description = z.string().max(5000);
 
+/** A flag in JSON (a boolean) or in a multipart form (the text true or false). */
+const Flag = z
+  .preprocess((value) => (value === "true" ? true : value === "false" ? false : value), z.boolean())
+  .openapi({ type: "boolean" });
+const ClaimsToLinkedWallet = Flag.optional().openapi({
+  description: "New claims of users with a linked wallet go straight to it (default false)",
+});
+
 export const CreateOrganizationBody = z
   .strictObject({
     name: Name,
@@ -33,6 +46,7 @@ export const CreateOrganizationBody = z
     external_id: ExternalId.nullish().openapi({
       description: "Your identifier; unique among the active children of one parent",
     }),
+    claims_to_linked_wallet: ClaimsToLinkedWallet,
     logo: ImageInput.nullish(),
     cover: ImageInput.nullish(),
   })
@@ -44,6 +58,7 @@ export const UpdateOrganizationBody = z
     description: Description.nullish(),
     parent_id: Uuid.nullish().openapi({ description: "null moves it to the top level" }),
     external_id: ExternalId.nullish(),
+    claims_to_linked_wallet: ClaimsToLinkedWallet,
     logo: ImageInput.nullish().openapi({ description: "null removes the image" }),
     cover: ImageInput.nullish().openapi({ description: "null removes the image" }),
   })

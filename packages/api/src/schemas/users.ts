@@ -1,7 +1,15 @@
 /** Users as answered and as accepted (validation, types and the OpenAPI document). */
 import { getAddress } from "viem";
 import { listQuery, readOnly } from "./common.ts";
-import { BlockchainId, ExternalId, Name, RecordTimes, Uuid, WalletAddress } from "./fields.ts";
+import {
+  BlockchainId,
+  ExternalId,
+  Name,
+  RecordTimes,
+  Timestamp,
+  Uuid,
+  WalletAddress,
+} from "./fields.ts";
 import { z } from "./zod.ts";
 
 export const User = z
@@ -12,6 +20,12 @@ export const User = z
     name: z.string().nullable(),
     external_id: z.string().nullable(),
     wallet_address: WalletAddress,
+    linked_wallet: WalletAddress.nullable().openapi({
+      description:
+        "An address the user proved they own (POST /users/{id}/wallet-link); tokens move " +
+        "there with POST /users/{id}/transfers-home. Null until linked",
+    }),
+    linked_at: Timestamp.nullable(),
     blockchain_id: BlockchainId,
     claimed_count: z.number().int().min(0),
     is_active: z.boolean(),
@@ -75,6 +89,8 @@ export const ListUsersQuery = listQuery({
 });
 
 export const USER_READ_ONLY_ON_CREATE = readOnly(["blockchain_id"], {
+  linked_wallet: "is set by proving the address: POST /users/{id}/wallet-link",
+  linked_at: "is set by POST /users/{id}/wallet-link",
   claimed_count: "is counted from claims",
   is_active: "cannot be set; DELETE deactivates",
 });

@@ -21,6 +21,7 @@ import {
   recordCreatedObject,
   recordCreatedObjects,
 } from "../db/idempotencyKeys.ts";
+import { sendingClaimsToLinkedWallets } from "../db/organizations.ts";
 import { deadlockDetected } from "../db/pgError.ts";
 import type { Scope } from "../db/scope.ts";
 import { createUsers, deleteNewUsers, findUsers, type UserRow, usersByEmail } from "../db/users.ts";
@@ -123,10 +124,20 @@ async function placeTogether(
   const placed = candidates.filter(
     (c) => holderOf.get(c.index)?.organizationId === c.collectible.organizationId,
   );
+  // Only holders with a linked wallet ask whether their organization mints there.
+  const linkedOrganizations = placed
+    .filter((c) => holderOf.get(c.index)?.linkedWallet)
+    .map((c) => c.collectible.organizationId);
+  const toLinked = await sendingClaimsToLinkedWallets(tx, [...new Set(linkedOrganizations)]);
   const inserted = await insertClaims(
     tx,
     placed.map(({ index, request, collectible }) =>
-      newClaim(collectible.id, holderOf.get(index) as UserRow, request.body),
+      newClaim(
+        collectible.id,
+        holderOf.get(index) as UserRow,
+        request.body,
+        toLinked.has(collectible.organizationId),
+      ),
     ),
   );
   const claimOf = new Map(

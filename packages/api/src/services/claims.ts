@@ -25,6 +25,7 @@ import {
 import type { Transaction } from "../db/client.ts";
 import { findCollectible } from "../db/collectibles.ts";
 import type { IdempotentWrite } from "../db/idempotencyKeys.ts";
+import { sendingClaimsToLinkedWallets } from "../db/organizations.ts";
 import type { Scope } from "../db/scope.ts";
 import { findOrCreateUserByEmail, findUser, type UserRow } from "../db/users.ts";
 import type { RouteDeps } from "../deps.ts";
@@ -109,20 +110,29 @@ export async function storeClaim(
       : soldOut(collectible.totalCount);
   }
   // A holder's second claim fails here on the unique index (409 already_claimed).
-  const claim = await insertClaimWithinSupply(tx, newClaim(collectible.id, holder, body));
+  const toLinked =
+    holder.linkedWallet !== null &&
+    (await sendingClaimsToLinkedWallets(tx, [organizationId])).has(organizationId);
+  const claim = await insertClaimWithinSupply(tx, newClaim(collectible.id, holder, body, toLinked));
   if (!claim) throw soldOut(collectible.totalCount);
   return { claim, organizationId };
 }
 
 /**
- * The claim as stored: minted to the holder's address as it is now, and counted against the
- * holder's email (one claim per person, also through a user created again).
+ * The claim as stored: minted to the holder's address as it is now (their linked wallet when
+ * `toLinked`: the organization's `claims_to_linked_wallet`), and counted against the holder's
+ * email (one claim per person, also through a user created again).
  */
-export function newClaim(collectibleId: string, holder: UserRow, body: ClaimInput): NewClaim {
+export function newClaim(
+  collectibleId: string,
+  holder: UserRow,
+  body: ClaimInput,
+  toLinked = false,
+): NewClaim {
   return {
     collectibleId,
     holderId: holder.id,
-    mintedTo: holder.walletAddress,
+    mintedTo: (toLinked && holder.linkedWallet) || holder.walletAddress,
     holderEmail: holder.email,
     externalId: body.external_id ?? null,
   };

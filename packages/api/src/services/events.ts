@@ -12,10 +12,12 @@ import { encodeEventCursor } from "../lib/cursor.ts";
 import { presentClaim } from "../presenters/claim.ts";
 import { presentCollectible } from "../presenters/collectible.ts";
 import { presentContext } from "../presenters/context.ts";
+import { presentUser } from "../presenters/user.ts";
 import type { Event } from "../schemas/events.ts";
 import type { z } from "../schemas/zod.ts";
 import * as claims from "./claims.ts";
 import * as collectibles from "./collectibles.ts";
+import * as users from "./users.ts";
 
 const EVERYTHING: Scope = { organizationId: null };
 
@@ -25,6 +27,9 @@ async function currentObject(deps: RouteDeps, event: EventRow): Promise<unknown>
   try {
     if (event.type.startsWith("claim.")) {
       return presentClaim(await claims.get(deps, EVERYTHING, event.objectId), ctx);
+    }
+    if (event.type.startsWith("user.")) {
+      return presentUser(await users.get(deps, EVERYTHING, event.objectId), ctx);
     }
     return presentCollectible(await collectibles.get(deps, EVERYTHING, event.objectId), ctx);
   } catch (error) {

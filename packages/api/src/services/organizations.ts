@@ -80,6 +80,7 @@ export async function create(
           externalId: body.external_id ?? null,
           walletIndex,
           walletAddress: deps.wallets.addressAt(walletIndex),
+          claimsToLinkedWallet: body.claims_to_linked_wallet ?? false,
           logo: images.logo ?? null,
           cover: images.cover ?? null,
         });
@@ -131,6 +132,7 @@ const UPDATABLE = {
   description: "description",
   parent_id: "parentId",
   external_id: "externalId",
+  claims_to_linked_wallet: "claimsToLinkedWallet",
 } as const;
 
 export async function remove(deps: RouteDeps, scope: Scope, id: string): Promise<void> {

@@ -83,7 +83,7 @@ async function listen(
   });
   const log = logger ?? createLogger({ level: env.LOG_LEVEL });
   const chain: RunningChainServices | undefined = env.RPC_URL
-    ? startChainServices(env, database, log)
+    ? startChainServices(env, database, log, wallets)
     : undefined;
   let baseUrl = env.PUBLIC_URL ?? "";
   const appDeps: AppDeps = {

@@ -9,8 +9,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { mnemonicToSeedSync } from "@scure/bip39";
-import type { Address } from "viem";
-import { english, generateMnemonic, HDKey } from "viem/accounts";
+import { type Address, bytesToHex } from "viem";
+import {
+  english,
+  generateMnemonic,
+  HDKey,
+  type LocalAccount,
+  privateKeyToAccount,
+} from "viem/accounts";
 import { accountNodeOf, addressOf, FIRST_HARDENED_INDEX } from "./derive.ts";
 
 export interface Wallets {
@@ -22,6 +28,12 @@ export interface Wallets {
    * holder's cost). Asking for an address prepares the ones after it, too.
    */
   prepareFrom(index: number): void;
+  /**
+   * The account that signs for the wallet at `index`: the service signs as the custodial holder
+   * when it moves a user's tokens to their linked wallet (chain/homeSender.ts). The key stays
+   * inside the viem account object (not a property of it): never logged or answered.
+   */
+  signerAt(index: number): LocalAccount;
   /** Whether the address at `index` is derived already (prepared, or asked for before). */
   has(index: number): boolean;
   /** Whether the worker thread runs: while it derives, and `idleMs` after. */
@@ -69,7 +81,7 @@ export function createWallets(mnemonic: string, options: WalletOptions = {}): Wa
   }
   // Seed stretching (PBKDF2, 2048 rounds) happens once; each address is then a cheap derivation.
   const accountKey = HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic)).derive("m/44'/60'/0'/0");
-  // Only the public side is kept: the account's private key is not held past this line.
+  // Derivation uses the public side; the private side signs only in `signerAt`.
   const account = accountNodeOf(accountKey);
   const cache = new Map<number, Address>();
   // Addresses asked of the worker and not back yet.
@@ -132,6 +144,14 @@ export function createWallets(mnemonic: string, options: WalletOptions = {}): Wa
     if (index > 0) prepareFrom(index + 1);
     return address;
   };
+  const signerAt = (index: number): LocalAccount => {
+    if (!Number.isInteger(index) || index <= 0 || index >= FIRST_HARDENED_INDEX) {
+      throw new RangeError(`wallet index out of range: ${index}`);
+    }
+    const key = accountKey.deriveChild(index).privateKey;
+    if (!key) throw new Error(`wallet index ${index} has no key`);
+    return privateKeyToAccount(bytesToHex(key));
+  };
   const has = (index: number) => cache.has(index);
   const workerRunning = () => worker !== undefined;
   const close = async () => {
@@ -140,7 +160,15 @@ export function createWallets(mnemonic: string, options: WalletOptions = {}): Wa
     await worker?.terminate();
     worker = undefined;
   };
-  return { addressAt, prepareFrom, has, workerRunning, close, fingerprint: addressAt(0) };
+  return {
+    addressAt,
+    prepareFrom,
+    signerAt,
+    has,
+    workerRunning,
+    close,
+    fingerprint: addressAt(0),
+  };
 }
 
 /**

@@ -1,0 +1,1 @@
+ALTER TABLE "organizations" ADD COLUMN "claims_to_linked_wallet" boolean DEFAULT false NOT NULL;

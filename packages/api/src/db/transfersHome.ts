@@ -1,0 +1,142 @@
+/**
+ * Moves of tokens from users' service wallets to their linked wallets: what a request stores,
+ * what the worker (chain/homeSender.ts) takes, and what it records.
+ */
+import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import type { Queryable } from "./client.ts";
+import { claims, users } from "./schema.ts";
+import { type MoveStatus, transfersHome } from "./walletSchema.ts";
+
+export type MoveRow = typeof transfersHome.$inferSelect;
+/** A move with its token's collectible (the token id is made of both ids). */
+export type MoveWithToken = MoveRow & { collectibleId: string };
+
+const OPEN = sql`${transfersHome.status} in ('pending', 'sent')`;
+const withToken = { ...getColumns(), collectibleId: claims.collectibleId };
+
+function getColumns() {
+  const {
+    id,
+    userId,
+    claimId,
+    fromAddress,
+    toAddress,
+    status,
+    transactionHash,
+    failureReason,
+    createdAt,
+    updatedAt,
+  } = transfersHome;
+  return {
+    id,
+    userId,
+    claimId,
+    fromAddress,
+    toAddress,
+    status,
+    transactionHash,
+    failureReason,
+    createdAt,
+    updatedAt,
+  };
+}
+
+/**
+ * The user's confirmed claims whose token is recorded at `wallet` (minted there and not moved
+ * since, as the transfer follower knows it), or only `claimId` among them.
+ */
+export function claimsHeldAt(
+  q: Queryable,
+  userId: string,
+  wallet: string,
+  claimId?: string,
+): Promise<{ id: string; collectibleId: string }[]> {
+  const conditions: (SQL | undefined)[] = [
+    eq(claims.holderId, userId),
+    eq(claims.status, "confirmed"),
+    sql`lower(coalesce(${claims.heldBy}, ${claims.mintedTo})) = lower(${wallet})`,
+    claimId ? eq(claims.id, claimId) : undefined,
+  ];
+  return q
+    .select({ id: claims.id, collectibleId: claims.collectibleId })
+    .from(claims)
+    .where(and(...conditions))
+    .orderBy(asc(claims.createdAt), asc(claims.id));
+}
+
+/** Whether the user has a claim with this id (whatever its state). */
+export async function userHasClaim(q: Queryable, userId: string, claimId: string) {
+  const [row] = await q
+    .select({ id: claims.id })
+    .from(claims)
+    .where(and(eq(claims.id, claimId), eq(claims.holderId, userId)));
+  return row !== undefined;
+}
+
+/**
+ * Stores a move per claim unless one is under way already (that one stands), and answers the
+ * moves under way for these claims: those stored now and those found.
+ */
+export async function storeMoves(
+  q: Queryable,
+  moves: { userId: string; claimId: string; fromAddress: string; toAddress: string }[],
+): Promise<MoveWithToken[]> {
+  if (moves.length === 0) return [];
+  await q.insert(transfersHome).values(moves).onConflictDoNothing({
+    target: transfersHome.claimId,
+    where: sql`status in ('pending', 'sent')`,
+  });
+  return q
+    .select(withToken)
+    .from(transfersHome)
+    .innerJoin(claims, eq(claims.id, transfersHome.claimId))
+    .where(
+      and(
+        inArray(
+          transfersHome.claimId,
+          moves.map((move) => move.claimId),
+        ),
+        OPEN,
+      ),
+    )
+    .orderBy(asc(transfersHome.createdAt), asc(transfersHome.id));
+}
+
+/** The user's moves, newest first (at most `limit`). */
+export function listMoves(q: Queryable, userId: string, limit: number): Promise<MoveWithToken[]> {
+  return q
+    .select(withToken)
+    .from(transfersHome)
+    .innerJoin(claims, eq(claims.id, transfersHome.claimId))
+    .where(eq(transfersHome.userId, userId))
+    .orderBy(desc(transfersHome.createdAt), desc(transfersHome.id))
+    .limit(limit);
+}
+
+/** Moves under way with the service wallet's index that signs them, oldest first. */
+export function openMoves(
+  q: Queryable,
+  limit: number,
+): Promise<(MoveWithToken & { walletIndex: number | null })[]> {
+  return q
+    .select({ ...withToken, walletIndex: users.walletIndex })
+    .from(transfersHome)
+    .innerJoin(claims, eq(claims.id, transfersHome.claimId))
+    .innerJoin(users, eq(users.id, transfersHome.userId))
+    .where(OPEN)
+    .orderBy(asc(transfersHome.createdAt), asc(transfersHome.id))
+    .limit(limit);
+}
+
+/** Records where moves stand; a move already final is left as it is. */
+export async function markMoves(
+  q: Queryable,
+  ids: string[],
+  change: { status: MoveStatus; transactionHash?: string; failureReason?: string },
+): Promise<void> {
+  if (ids.length === 0) return;
+  await q
+    .update(transfersHome)
+    .set({ ...change, updatedAt: sql`now()` })
+    .where(and(inArray(transfersHome.id, ids), OPEN));
+}

@@ -1,0 +1,93 @@
+/**
+ * Moving a user's tokens home, from the wallet the service derived and keeps for them to the
+ * wallet they linked (services/walletLink.ts):
+ *
+ * - POST …/transfers-home stores one move per token (one claim's, or every token the service
+ *   wallet holds for the user) and wakes the relayer, whose step `chain/homeSender.ts` funds the
+ *   service wallet's gas and sends. A token with a move under way is not moved twice: a second
+ *   request answers that move. An Idempotency-Key's answer is recorded in the same transaction.
+ * - GET …/transfers-home follows them: pending, sent, confirmed or failed.
+ */
+import { type IdempotentWrite, recordAnswer } from "../db/idempotencyKeys.ts";
+import type { Scope } from "../db/scope.ts";
+import { claimsHeldAt, listMoves, storeMoves, userHasClaim } from "../db/transfersHome.ts";
+import { findUser } from "../db/users.ts";
+import type { RouteDeps } from "../deps.ts";
+import { chainNotConfigured, notFound, walletRefusal } from "../errorCatalogue.ts";
+import { presentContext } from "../presenters/context.ts";
+import { presentTransferHome } from "../presenters/transferHome.ts";
+import type { CreateTransfersHomeBody } from "../schemas/walletLink.ts";
+import type { z } from "../schemas/zod.ts";
+import { inTransaction } from "./writes.ts";
+
+/** Moves a list answers: the newest. */
+export const MOVES_LISTED = 100;
+
+type Moves = { data: ReturnType<typeof presentTransferHome>[] };
+
+export async function moveHome(
+  deps: RouteDeps,
+  scope: Scope,
+  userId: string,
+  body: z.output<typeof CreateTransfersHomeBody>,
+  idempotency?: IdempotentWrite,
+): Promise<Moves> {
+  const chain = deps.chain;
+  const ctx = presentContext(deps, deps.baseUrl());
+  const answer = await inTransaction(deps, async (tx) => {
+    const user = await findUser(tx, userId, scope);
+    if (!user) throw notFound("user", userId);
+    if (!chain) throw chainNotConfigured();
+    if (!user.linkedWallet) {
+      throw walletRefusal(
+        "no_linked_wallet",
+        "linked_wallet",
+        "the user has linked no wallet: POST /users/{id}/wallet-link first",
+      );
+    }
+    if (user.walletIndex === null) {
+      throw walletRefusal(
+        "no_service_wallet",
+        "wallet_address",
+        "the user's tokens are in their own wallet already (the service keeps none for them)",
+      );
+    }
+    const claimId = body.claim_id;
+    if (claimId && !(await userHasClaim(tx, user.id, claimId))) {
+      throw notFound("claim", claimId, "claim_id", "among the user's claims");
+    }
+    const held = await claimsHeldAt(tx, user.id, user.walletAddress, claimId);
+    if (held.length === 0) {
+      throw walletRefusal(
+        "token_not_in_service_wallet",
+        claimId ? "claim_id" : "user",
+        claimId
+          ? "the claim's token is not in the service's wallet (not confirmed yet, or moved)"
+          : "no token of the user is in the service's wallet",
+      );
+    }
+    const moves = await storeMoves(
+      tx,
+      held.map((claim) => ({
+        userId: user.id,
+        claimId: claim.id,
+        fromAddress: user.walletAddress,
+        toAddress: user.linkedWallet as string,
+      })),
+    );
+    const data = { data: moves.map((move) => presentTransferHome(move, ctx)) };
+    if (idempotency)
+      await recordAnswer(tx, idempotency, { status: 202, body: data, location: null });
+    return data;
+  });
+  chain?.wakeRelayer();
+  return answer;
+}
+
+export async function listMovesHome(deps: RouteDeps, scope: Scope, userId: string): Promise<Moves> {
+  const user = await findUser(deps.db, userId, scope);
+  if (!user) throw notFound("user", userId);
+  const ctx = presentContext(deps, deps.baseUrl());
+  const moves = await listMoves(deps.db, user.id, MOVES_LISTED);
+  return { data: moves.map((move) => presentTransferHome(move, ctx)) };
+}
