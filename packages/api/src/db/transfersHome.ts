@@ -12,6 +12,7 @@ export type MoveRow = typeof transfersHome.$inferSelect;
 export type MoveWithToken = MoveRow & { collectibleId: string };
 
 const OPEN = sql`${transfersHome.status} in ('pending', 'sent')`;
+const STANDING = sql`${transfersHome.status} in ('pending', 'sent', 'confirmed')`;
 const withToken = { ...getColumns(), collectibleId: claims.collectibleId };
 
 function getColumns() {
@@ -74,32 +75,40 @@ export async function userHasClaim(q: Queryable, userId: string, claimId: string
 }
 
 /**
- * Stores a move per claim unless one is under way already (that one stands), and answers the
- * moves under way for these claims: those stored now and those found.
+ * Stores a move per claim unless one stands already, and answers the standing move of each claim:
+ * stored now or found. A move stands while under way, and once confirmed to the same address
+ * (the token left the service wallet, but the transfer follower may not have recorded it yet):
+ * a second request, from any process, answers it instead of storing another.
  */
 export async function storeMoves(
   q: Queryable,
   moves: { userId: string; claimId: string; fromAddress: string; toAddress: string }[],
 ): Promise<MoveWithToken[]> {
   if (moves.length === 0) return [];
-  await q.insert(transfersHome).values(moves).onConflictDoNothing({
-    target: transfersHome.claimId,
-    where: sql`status in ('pending', 'sent')`,
-  });
-  return q
-    .select(withToken)
+  const claimIds = moves.map((move) => move.claimId);
+  const done = await q
+    .select({ claimId: transfersHome.claimId, toAddress: transfersHome.toAddress })
+    .from(transfersHome)
+    .where(and(inArray(transfersHome.claimId, claimIds), eq(transfersHome.status, "confirmed")));
+  const moved = new Set(done.map((move) => `${move.claimId}:${move.toAddress.toLowerCase()}`));
+  const fresh = moves.filter(
+    (move) => !moved.has(`${move.claimId}:${move.toAddress.toLowerCase()}`),
+  );
+  if (fresh.length > 0) {
+    await q.insert(transfersHome).values(fresh).onConflictDoNothing({
+      target: transfersHome.claimId,
+      where: OPEN,
+    });
+  }
+  const standing = await q
+    .selectDistinctOn([transfersHome.claimId], withToken)
     .from(transfersHome)
     .innerJoin(claims, eq(claims.id, transfersHome.claimId))
-    .where(
-      and(
-        inArray(
-          transfersHome.claimId,
-          moves.map((move) => move.claimId),
-        ),
-        OPEN,
-      ),
-    )
-    .orderBy(asc(transfersHome.createdAt), asc(transfersHome.id));
+    .where(and(inArray(transfersHome.claimId, claimIds), STANDING))
+    .orderBy(transfersHome.claimId, desc(transfersHome.createdAt));
+  return standing.sort(
+    (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id),
+  );
 }
 
 /** The user's moves, newest first (at most `limit`). */
