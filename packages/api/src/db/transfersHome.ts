@@ -2,7 +2,7 @@
  * Moves of tokens from users' service wallets to their linked wallets: what a request stores,
  * what the worker (chain/homeSender.ts) takes, and what it records.
  */
-import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, inArray, type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "./client.ts";
 import { claims, users } from "./schema.ts";
 import { type MoveStatus, transfersHome } from "./walletSchema.ts";
@@ -13,34 +13,7 @@ export type MoveWithToken = MoveRow & { collectibleId: string };
 
 const OPEN = sql`${transfersHome.status} in ('pending', 'sent')`;
 const STANDING = sql`${transfersHome.status} in ('pending', 'sent', 'confirmed')`;
-const withToken = { ...getColumns(), collectibleId: claims.collectibleId };
-
-function getColumns() {
-  const {
-    id,
-    userId,
-    claimId,
-    fromAddress,
-    toAddress,
-    status,
-    transactionHash,
-    failureReason,
-    createdAt,
-    updatedAt,
-  } = transfersHome;
-  return {
-    id,
-    userId,
-    claimId,
-    fromAddress,
-    toAddress,
-    status,
-    transactionHash,
-    failureReason,
-    createdAt,
-    updatedAt,
-  };
-}
+const withToken = { ...getTableColumns(transfersHome), collectibleId: claims.collectibleId };
 
 /**
  * The user's confirmed claims whose token is recorded at `wallet` (minted there and not moved
