@@ -1,7 +1,7 @@
 import { defineConfig } from "drizzle-kit";
 
 // `pnpm --filter @collectibles/api db:generate` writes a migration for every change to the
-// schema; the API applies them at start (src/db/client.ts). No database is needed to generate.
+// schema; the API applies them at start (src/db/driver/client.ts). No database is needed to generate.
 export default defineConfig({
   dialect: "postgresql",
   schema: [

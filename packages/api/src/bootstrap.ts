@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { countActiveApiKeys, createApiKey, ensureApiKey } from "./db/apiKeys.ts";
-import { type Database, type DatabaseHandle, openDatabase } from "./db/client.ts";
+import { type Database, type DatabaseHandle, openDatabase } from "./db/driver/client.ts";
 import { ensureSetting } from "./db/settings.ts";
 import { upcomingWalletIndex } from "./db/walletIndexes.ts";
 import type { ReadinessCheck } from "./deps.ts";

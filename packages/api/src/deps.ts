@@ -3,7 +3,7 @@ import type { IndexerReader } from "@collectibles/indexer/reader";
 import type { RequestHandler } from "express";
 import type { ChainClient } from "./chain/chainClient.ts";
 import type { ClaimWithOrganization } from "./db/claims.ts";
-import type { Database } from "./db/client.ts";
+import type { Database } from "./db/driver/client.ts";
 import type { IdempotentWrite } from "./db/idempotencyKeys.ts";
 import type { Scope } from "./db/scope.ts";
 import type { Env } from "./env.ts";

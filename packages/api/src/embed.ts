@@ -6,7 +6,7 @@ export { createApp } from "./app.ts";
 export { loadWallets } from "./bootstrap.ts";
 export { startChainServices } from "./chain/chainServices.ts";
 export { createApiKey } from "./db/apiKeys.ts";
-export { type Database, driverClientOf, openDatabase } from "./db/client.ts";
+export { type Database, driverClientOf, openDatabase } from "./db/driver/client.ts";
 export { parseEnv, relayerKeyOf } from "./env.ts";
 export { boundHeapGrowth } from "./heap.ts";
 export { LocalImageStorage } from "./images/imageStorage.ts";

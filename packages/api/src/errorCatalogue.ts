@@ -2,7 +2,7 @@
  * Every not-found, conflict and refusal the API answers, in one place: codes and messages stay
  * the same wherever the rule is checked, and a reader finds all of them here.
  */
-import { uniqueViolation } from "./db/pgError.ts";
+import { uniqueViolation } from "./db/driver/pgError.ts";
 import {
   ConflictError,
   type ErrorDetail,

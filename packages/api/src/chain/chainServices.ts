@@ -8,7 +8,7 @@ import { pathToFileURL } from "node:url";
 import { getDeployment } from "@collectibles/deploy";
 import { createIndexerReader } from "@collectibles/indexer/reader";
 import { parseGwei } from "viem";
-import type { DatabaseHandle } from "../db/client.ts";
+import type { DatabaseHandle } from "../db/driver/client.ts";
 import type { ChainServices, ReadinessCheck } from "../deps.ts";
 import { type Env, relayerKeyOf } from "../env.ts";
 import type { Logger } from "../logger.ts";

@@ -7,7 +7,7 @@
  * the finalized block become final. Only rows not yet final are watched, and a round reads one
  * block (the highest that holds a row) unless that one was replaced.
  */
-import type { Database } from "../db/client.ts";
+import type { Database } from "../db/driver/client.ts";
 import {
   adoptBlockHash,
   confirmedNotFinal,

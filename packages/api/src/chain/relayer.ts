@@ -21,7 +21,7 @@ import {
   type MintFacts,
   minedPendingClaimIds,
 } from "../db/chainIntents.ts";
-import type { DatabaseHandle, SessionLock } from "../db/client.ts";
+import type { DatabaseHandle, SessionLock } from "../db/driver/client.ts";
 import type { ReorgSeen } from "../deps.ts";
 import type { Logger } from "../logger.ts";
 import { type AuditOptions, auditChain, ChainMismatchError } from "./chainAudit.ts";

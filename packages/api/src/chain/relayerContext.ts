@@ -2,7 +2,7 @@
  * What the relayer's parts share: the database and chain, the nonce of the next transaction, and
  * the two signals they raise (statuses changed; the chain must be reconciled before sending).
  */
-import type { Database } from "../db/client.ts";
+import type { Database } from "../db/driver/client.ts";
 import type { Logger } from "../logger.ts";
 import type { ChainClient } from "./chainClient.ts";
 import type { ContractCall, MinedTransaction, Payment } from "./contractCalls.ts";

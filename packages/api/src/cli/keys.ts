@@ -11,7 +11,7 @@
  */
 import { parseArgs } from "node:util";
 import { openConfiguredDatabase } from "../bootstrap.ts";
-import type { Database } from "../db/client.ts";
+import type { Database } from "../db/driver/client.ts";
 import { EnvError, parseEnv } from "../env.ts";
 import { NotFoundError } from "../errors.ts";
 import { createKey, listKeys, revokeKey } from "../services/apiKeys.ts";

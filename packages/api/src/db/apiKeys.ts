@@ -4,7 +4,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { and, asc, eq, isNull, lt, or, sql } from "drizzle-orm";
-import type { Queryable } from "./client.ts";
+import type { Queryable } from "./driver/client.ts";
 import { apiKeys } from "./schema.ts";
 
 export const KEY_PREFIX = "ck_live_";

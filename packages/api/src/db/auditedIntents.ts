@@ -4,7 +4,7 @@
  */
 import { and, inArray, isNotNull, sql } from "drizzle-orm";
 import { lockClaimCounters } from "./chainIntents.ts";
-import type { Database, Queryable } from "./client.ts";
+import type { Database, Queryable } from "./driver/client.ts";
 import { claims, collectibles } from "./schema.ts";
 
 /** Every collectible and claim recorded as mined (pending or confirmed), for a chain audit. */

@@ -3,8 +3,8 @@
  * sent, and the transitions pending -> mined -> confirmed, or -> failed.
  */
 import { and, asc, eq, inArray, isNotNull, isNull, lte, type SQL, sql } from "drizzle-orm";
-import type { Queryable } from "./client.ts";
 import { collectibleClaimCounts } from "./countSchema.ts";
+import type { Queryable } from "./driver/client.ts";
 import { claimEventObjects, recordEvents } from "./events.ts";
 import { claims, collectibles } from "./schema.ts";
 

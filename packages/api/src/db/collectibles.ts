@@ -1,7 +1,7 @@
 /** Collectible queries, within the caller's organization scope (see `scope.ts`). */
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import type { Transaction } from "./client.ts";
-import { findOf, listOf } from "./readers.ts";
+import type { Transaction } from "./driver/client.ts";
+import { findOf, listOf } from "./driver/recordReads.ts";
 import { collectibles } from "./schema.ts";
 import { type Scope, visibleCollectible } from "./scope.ts";
 

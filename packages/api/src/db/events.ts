@@ -3,7 +3,7 @@
  * webhook that wants it (see eventSchema.ts), and read back in position order by the feed.
  */
 import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
-import type { Queryable } from "./client.ts";
+import type { Queryable } from "./driver/client.ts";
 import { type EventType, eventPosition, events } from "./eventSchema.ts";
 import { claims, collectibles } from "./schema.ts";
 import { type Scope, scopeCondition } from "./scope.ts";

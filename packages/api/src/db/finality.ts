@@ -4,7 +4,7 @@
  */
 import { and, eq, inArray, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import { lockClaimCounters } from "./chainIntents.ts";
-import type { Database, Queryable } from "./client.ts";
+import type { Database, Queryable } from "./driver/client.ts";
 import { claimEventObjects, recordEvents } from "./events.ts";
 import { claims, collectibles } from "./schema.ts";
 

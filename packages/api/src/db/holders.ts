@@ -3,7 +3,7 @@
  * for filters, and the position of the indexer's transfers already taken in (`settings`).
  */
 import { and, eq, sql } from "drizzle-orm";
-import type { Queryable } from "./client.ts";
+import type { Queryable } from "./driver/client.ts";
 import { claimEventObjects, recordEvents } from "./events.ts";
 import { claims, settings } from "./schema.ts";
 

@@ -4,7 +4,7 @@
  * Location. A record older than its time to live reads as absent and is replaced.
  */
 import { and, eq, isNull, sql } from "drizzle-orm";
-import type { Queryable } from "./client.ts";
+import type { Queryable } from "./driver/client.ts";
 import { idempotencyKeys } from "./schema.ts";
 
 export type IdempotencyRecord = typeof idempotencyKeys.$inferSelect;

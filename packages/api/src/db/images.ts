@@ -1,6 +1,6 @@
 /** The `images` table: uploaded image bytes by key, for every API process on one database. */
 import { eq } from "drizzle-orm";
-import type { Database } from "./client.ts";
+import type { Database } from "./driver/client.ts";
 import { images } from "./schema.ts";
 
 export interface ImageRow {

@@ -1,6 +1,6 @@
 /** Where pending collectibles and claims stand, read in bulk for the requests waiting on them. */
 import { inArray } from "drizzle-orm";
-import type { Queryable } from "./client.ts";
+import type { Queryable } from "./driver/client.ts";
 import { type ChainStatus, claims, collectibles } from "./schema.ts";
 
 export type IntentKind = "collectible" | "claim";

@@ -8,7 +8,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../test/testDatabase.ts";
 import { listClaims } from "./claims.ts";
-import { rowsOf } from "./rows.ts";
+import { rowsOf } from "./driver/rows.ts";
 import { collectibles, organizations } from "./schema.ts";
 import type { Scope } from "./scope.ts";
 import { listUsers } from "./users.ts";

@@ -1,8 +1,8 @@
 /** What /metrics reads from the database at each scrape: the relayer's backlog, the webhook queue. */
 import { sql } from "drizzle-orm";
-import { type Database, driverClientOf } from "./client.ts";
+import { type Database, driverClientOf } from "./driver/client.ts";
+import { rowsOf } from "./driver/rows.ts";
 import { webhookMessages } from "./eventSchema.ts";
-import { rowsOf } from "./rows.ts";
 import { claims, collectibles } from "./schema.ts";
 
 export interface Backlog {

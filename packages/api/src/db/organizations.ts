@@ -3,9 +3,9 @@
  * see reads as absent.
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
-import type { Queryable } from "./client.ts";
-import { findOf, listOf } from "./readers.ts";
-import { rowsOf } from "./rows.ts";
+import type { Queryable } from "./driver/client.ts";
+import { findOf, listOf } from "./driver/recordReads.ts";
+import { rowsOf } from "./driver/rows.ts";
 import { organizations, users } from "./schema.ts";
 import { visibleOrganization } from "./scope.ts";
 

@@ -2,8 +2,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../test/testDatabase.ts";
+import { isoTime, pageStatement } from "./driver/pageStatements.ts";
 import { findOrganization, listOrganizations } from "./organizations.ts";
-import { isoTime, pageStatement } from "./pageRows.ts";
 import { organizations } from "./schema.ts";
 
 let database: TestDatabase;

@@ -8,8 +8,8 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ListPosition } from "../lib/cursor.ts";
 import { createPostgresDatabase } from "../test/testDatabase.ts";
-import { type DatabaseHandle, openDatabase } from "./client.ts";
-import { rowsOf } from "./rows.ts";
+import { type DatabaseHandle, openDatabase } from "./driver/client.ts";
+import { rowsOf } from "./driver/rows.ts";
 import { listUsers } from "./users.ts";
 
 describe("list pages on PostgreSQL", () => {

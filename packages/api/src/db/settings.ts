@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import type { Queryable } from "./client.ts";
+import type { Queryable } from "./driver/client.ts";
 import { settings } from "./schema.ts";
 
 /** Stores `value` under `key` unless a value is already there; answers the stored value. */

@@ -3,7 +3,7 @@
  * what the worker (chain/homeSender.ts) takes, and what it records.
  */
 import { and, asc, desc, eq, getTableColumns, inArray, type SQL, sql } from "drizzle-orm";
-import type { Queryable } from "./client.ts";
+import type { Queryable } from "./driver/client.ts";
 import { claims, users } from "./schema.ts";
 import { type MoveStatus, transfersHome } from "./walletSchema.ts";
 

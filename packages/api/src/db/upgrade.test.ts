@@ -10,7 +10,7 @@ import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { createPostgresDatabase } from "../test/testDatabase.ts";
-import { MIGRATIONS_FOLDER } from "./client.ts";
+import { MIGRATIONS_FOLDER } from "./driver/client.ts";
 
 interface RawDatabase {
   query<T>(text: string): Promise<T[]>;

@@ -1,8 +1,8 @@
 /** User queries, always within the caller's organization scope (see `scope.ts`). */
 import { and, eq, inArray, type Placeholder, type SQL, sql } from "drizzle-orm";
-import type { Queryable, Transaction } from "./client.ts";
 import { organizationUserCounts } from "./countSchema.ts";
-import { findOf, listOf } from "./readers.ts";
+import type { Queryable, Transaction } from "./driver/client.ts";
+import { findOf, listOf } from "./driver/recordReads.ts";
 import { organizations, users } from "./schema.ts";
 import { isSet, type Scope, visibleOrganization } from "./scope.ts";
 import { nextWalletIndex } from "./walletIndexes.ts";

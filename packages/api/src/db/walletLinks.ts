@@ -1,6 +1,6 @@
 /** Nonces for Sign-In with Ethereum proofs, and the wallet a user linked with one. */
 import { and, eq, isNull, sql } from "drizzle-orm";
-import type { Queryable } from "./client.ts";
+import type { Queryable } from "./driver/client.ts";
 import { users } from "./schema.ts";
 import type { UserRow } from "./users.ts";
 import { walletLinkNonces } from "./walletSchema.ts";

@@ -1,6 +1,9 @@
 /** Webhooks and their messages: what a key manages, and what the sender takes and records. */
 import { and, eq, gte, isNull, ne, type SQL, sql } from "drizzle-orm";
-import type { Queryable } from "./client.ts";
+import type { Queryable } from "./driver/client.ts";
+import type { Shown } from "./driver/pageStatements.ts";
+import { findOf, listOf } from "./driver/recordReads.ts";
+import { rowsOf } from "./driver/rows.ts";
 import {
   type DeliveryAttempt,
   type EventType,
@@ -8,9 +11,6 @@ import {
   webhookMessages,
   webhooks,
 } from "./eventSchema.ts";
-import type { Shown } from "./pageRows.ts";
-import { findOf, listOf } from "./readers.ts";
-import { rowsOf } from "./rows.ts";
 import { type Scope, scopeCondition } from "./scope.ts";
 
 export type WebhookRow = typeof webhooks.$inferSelect;

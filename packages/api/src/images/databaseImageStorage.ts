@@ -5,7 +5,7 @@
  * Images uploaded before the API stored them here live in the process's local folder; they are
  * still read (and deleted) there, so an upgrade loses none.
  */
-import type { Database } from "../db/client.ts";
+import type { Database } from "../db/driver/client.ts";
 import { deleteImage, findImage, insertImage } from "../db/images.ts";
 import {
   IMAGE_KEY_PATTERN,

@@ -17,7 +17,7 @@ import {
   TOUCH_INTERVAL_MS,
   touchApiKey,
 } from "../db/apiKeys.ts";
-import type { Database } from "../db/client.ts";
+import type { Database } from "../db/driver/client.ts";
 import type { Scope } from "../db/scope.ts";
 import { readOnlyKey } from "../errorCatalogue.ts";
 import { UnauthorizedError } from "../errors.ts";

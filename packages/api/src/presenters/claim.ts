@@ -2,7 +2,7 @@
 
 import { tokenIdHex } from "@collectibles/contracts";
 import type { ClaimRow } from "../db/claims.ts";
-import type { Presentable } from "../db/pageRows.ts";
+import type { Presentable } from "../db/driver/pageStatements.ts";
 import type { Claim } from "../schemas/claims.ts";
 import type { z } from "../schemas/zod.ts";
 import type { PresentContext } from "./context.ts";

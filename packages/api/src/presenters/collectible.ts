@@ -1,7 +1,7 @@
 /** A collectible row, with its on-chain claimed count, as the API answers it. */
 
 import type { CollectibleRow } from "../db/collectibles.ts";
-import type { Presentable } from "../db/pageRows.ts";
+import type { Presentable } from "../db/driver/pageStatements.ts";
 import { imageUrls } from "../images/storeImage.ts";
 import type { Collectible } from "../schemas/collectibles.ts";
 import type { z } from "../schemas/zod.ts";

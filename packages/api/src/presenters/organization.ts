@@ -1,7 +1,7 @@
 /** An organization row as the API answers it. */
 
+import type { Presentable } from "../db/driver/pageStatements.ts";
 import type { OrganizationRow } from "../db/organizations.ts";
-import type { Presentable } from "../db/pageRows.ts";
 import { imageUrls } from "../images/storeImage.ts";
 import type { Organization } from "../schemas/organizations.ts";
 import type { z } from "../schemas/zod.ts";

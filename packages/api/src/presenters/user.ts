@@ -1,5 +1,5 @@
 /** A user row as the API answers it. */
-import type { Presentable } from "../db/pageRows.ts";
+import type { Presentable } from "../db/driver/pageStatements.ts";
 import type { UserRow } from "../db/users.ts";
 import type { User } from "../schemas/users.ts";
 import type { z } from "../schemas/zod.ts";

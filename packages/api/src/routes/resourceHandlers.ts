@@ -3,13 +3,13 @@
  * validated input, calls the one service function it is given, and presents what it returns.
  */
 
+import type { ListQuery, Page } from "../db/driver/recordReads.ts";
 import type { IdempotentWrite } from "../db/idempotencyKeys.ts";
-import { paginationOf } from "../db/pagination.ts";
-import type { ListQuery, Page } from "../db/readers.ts";
 import type { Scope } from "../db/scope.ts";
 import type { RouteDeps } from "../deps.ts";
 import type { AuthContext } from "../middleware/auth.ts";
 import { type PresentContext, presentContext } from "../presenters/context.ts";
+import { paginationOf } from "../presenters/pagination.ts";
 
 type Present<View, Item> = (view: View, ctx: PresentContext) => Item;
 type Files = Partial<Record<string, Buffer>>;

@@ -6,7 +6,7 @@
  * request on, in every API process.
  */
 import { type ApiKeyInfo, createApiKey, listApiKeys, revokeApiKey } from "../db/apiKeys.ts";
-import type { Database } from "../db/client.ts";
+import type { Database } from "../db/driver/client.ts";
 import { findOrganization } from "../db/organizations.ts";
 import { adminKeyRequired, notFound } from "../errorCatalogue.ts";
 import type { AuthContext } from "../middleware/auth.ts";

@@ -12,7 +12,7 @@ import { getAddress } from "viem";
 import type { ClaimWithOrganization } from "../db/claims.ts";
 import { claimCounts, usersByWallet } from "../db/claims.ts";
 import type { CollectibleRow } from "../db/collectibles.ts";
-import type { Presentable } from "../db/pageRows.ts";
+import type { Presentable } from "../db/driver/pageStatements.ts";
 import type { AppDeps } from "../deps.ts";
 import type { ClaimView } from "../presenters/claim.ts";
 import type { CollectibleView } from "../presenters/collectible.ts";

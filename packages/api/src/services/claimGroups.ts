@@ -13,8 +13,9 @@
  */
 import type { ClaimWithOrganization } from "../db/claims.ts";
 import { deleteNewClaims, insertClaims } from "../db/claims.ts";
-import type { Transaction } from "../db/client.ts";
 import { type CollectibleRow, lockCollectibles, reserveSupply } from "../db/collectibles.ts";
+import type { Transaction } from "../db/driver/client.ts";
+import { deadlockDetected } from "../db/driver/pgError.ts";
 import {
   IdempotencyKeyTaken,
   type IdempotentWrite,
@@ -22,7 +23,6 @@ import {
   recordCreatedObjects,
 } from "../db/idempotencyKeys.ts";
 import { sendingClaimsToLinkedWallets } from "../db/organizations.ts";
-import { deadlockDetected } from "../db/pgError.ts";
 import type { Scope } from "../db/scope.ts";
 import { createUsers, deleteNewUsers, findUsers, type UserRow, usersByEmail } from "../db/users.ts";
 import { nextWalletIndexes } from "../db/walletIndexes.ts";

@@ -22,8 +22,8 @@ import {
   listClaims,
   type NewClaim,
 } from "../db/claims.ts";
-import type { Transaction } from "../db/client.ts";
 import { findCollectible } from "../db/collectibles.ts";
+import type { Transaction } from "../db/driver/client.ts";
 import type { IdempotentWrite } from "../db/idempotencyKeys.ts";
 import { sendingClaimsToLinkedWallets } from "../db/organizations.ts";
 import type { Scope } from "../db/scope.ts";

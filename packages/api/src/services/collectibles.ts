@@ -10,9 +10,9 @@
  * - Metadata is immutable on-chain, so there is no update or delete.
  */
 import { type CollectibleRow, findCollectible, listCollectibles } from "../db/collectibles.ts";
+import { insertRecord } from "../db/driver/recordWrites.ts";
 import type { IdempotentWrite } from "../db/idempotencyKeys.ts";
 import { findOrganization } from "../db/organizations.ts";
-import { insertRecord } from "../db/records.ts";
 import { collectibles } from "../db/schema.ts";
 import type { Scope } from "../db/scope.ts";
 import { findUser } from "../db/users.ts";

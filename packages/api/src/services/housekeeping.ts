@@ -2,7 +2,7 @@
  * Cleaning up what expires: Idempotency-Key records past IDEMPOTENCY_TTL_HOURS (they already read
  * as absent; this keeps the table small). Safe to run in every API process at once.
  */
-import type { Database } from "../db/client.ts";
+import type { Database } from "../db/driver/client.ts";
 import { deleteExpiredIdempotencyKeys } from "../db/idempotencyKeys.ts";
 import type { Env } from "../env.ts";
 import type { Logger } from "../logger.ts";

@@ -10,7 +10,9 @@
  *   deleted (409).
  */
 
-import type { Transaction } from "../db/client.ts";
+import type { Transaction } from "../db/driver/client.ts";
+import type { Presentable } from "../db/driver/pageStatements.ts";
+import { deactivateRecord, insertRecord, updateRecord } from "../db/driver/recordWrites.ts";
 import type { IdempotentWrite } from "../db/idempotencyKeys.ts";
 import {
   findOrganization,
@@ -21,8 +23,6 @@ import {
   type OrganizationRow,
   organizationContents,
 } from "../db/organizations.ts";
-import type { Presentable } from "../db/pageRows.ts";
-import { deactivateRecord, insertRecord, updateRecord } from "../db/records.ts";
 import { organizations } from "../db/schema.ts";
 import type { Scope } from "../db/scope.ts";
 import { nextWalletIndex } from "../db/walletIndexes.ts";

@@ -5,7 +5,7 @@
  * query per kind, whenever the relayer says statuses changed (same process) and at least every
  * `pollMs` (a relayer in another process).
  */
-import type { Queryable } from "../db/client.ts";
+import type { Queryable } from "../db/driver/client.ts";
 import { type IntentKind, statusesOf } from "../db/intentStatuses.ts";
 import type { ChainStatus } from "../db/schema.ts";
 

@@ -11,10 +11,10 @@
  */
 
 import { claimCounts } from "../db/claims.ts";
+import type { Presentable } from "../db/driver/pageStatements.ts";
+import { deactivateRecord, insertRecord, updateRecord } from "../db/driver/recordWrites.ts";
 import type { IdempotentWrite } from "../db/idempotencyKeys.ts";
 import { findOrganization } from "../db/organizations.ts";
-import type { Presentable } from "../db/pageRows.ts";
-import { deactivateRecord, insertRecord, updateRecord } from "../db/records.ts";
 import { users } from "../db/schema.ts";
 import type { Scope } from "../db/scope.ts";
 import { findUser, listUsers, type NewUser, type UserRow } from "../db/users.ts";

@@ -3,9 +3,10 @@
  * admin's webhook), signed with a secret the service makes and shows once. Keys see and manage
  * the webhooks of their own subtree, like every other object.
  */
+
+import type { ListQuery } from "../db/driver/recordReads.ts";
 import type { EventType } from "../db/eventSchema.ts";
 import { findOrganization } from "../db/organizations.ts";
-import type { ListQuery } from "../db/readers.ts";
 import type { Scope } from "../db/scope.ts";
 import {
   findWebhook,

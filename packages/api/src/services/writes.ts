@@ -1,5 +1,5 @@
 /** What every write shares: its transaction, and the changes a PATCH body asks for. */
-import type { Transaction } from "../db/client.ts";
+import type { Transaction } from "../db/driver/client.ts";
 import { type IdempotentWrite, recordCreatedObject } from "../db/idempotencyKeys.ts";
 import type { RouteDeps } from "../deps.ts";
 import { asConflict } from "../errorCatalogue.ts";

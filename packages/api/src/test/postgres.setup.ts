@@ -6,7 +6,7 @@
 import { testRunPostgres } from "@collectibles/devkit/embedded-postgres";
 import { createPostgresDatabase } from "@collectibles/devkit/postgres";
 import type { TestProject } from "vitest/node";
-import { openDatabase } from "../db/client.ts";
+import { openDatabase } from "../db/driver/client.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {

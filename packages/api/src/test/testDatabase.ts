@@ -7,7 +7,7 @@ import {
   type ThrowAwayDatabase,
 } from "@collectibles/devkit/postgres";
 import { inject } from "vitest";
-import { type DatabaseHandle, openDatabase } from "../db/client.ts";
+import { type DatabaseHandle, openDatabase } from "../db/driver/client.ts";
 
 export interface TestDatabase extends DatabaseHandle {
   /** The URL of this file's database. */

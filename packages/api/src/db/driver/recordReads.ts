@@ -20,7 +20,8 @@ import {
   sql,
 } from "drizzle-orm";
 import type { PgColumn, PgSelect, PgTable, SelectedFields } from "drizzle-orm/pg-core";
-import { encodeCursor, type ListPosition } from "../lib/cursor.ts";
+import { encodeCursor, type ListPosition } from "../../lib/cursor.ts";
+import { preparedScope, type Scope } from "../scope.ts";
 import type { Queryable } from "./client.ts";
 import {
   countedFields,
@@ -28,11 +29,10 @@ import {
   type PageStatement,
   pageStatement,
   type Shown,
-} from "./pageRows.ts";
+} from "./pageStatements.ts";
 import { offsetOf, type PageRequest } from "./pagination.ts";
 import { preparedOnce } from "./prepared.ts";
 import { rowsOf } from "./rows.ts";
-import { preparedScope, type Scope } from "./scope.ts";
 
 /** A list request: the page and the query's filters (named as in the query string). */
 export type ListQuery = PageRequest & Record<string, unknown>;

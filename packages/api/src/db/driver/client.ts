@@ -8,8 +8,8 @@ import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
+import * as schema from "../schema.ts";
 import { databaseErrorText } from "./pgError.ts";
-import * as schema from "./schema.ts";
 
 export type Schema = typeof schema;
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
@@ -22,7 +22,7 @@ export function driverClientOf(q: Queryable): unknown {
   return (q as { $client?: unknown }).$client;
 }
 
-export const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, "../../drizzle");
+export const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, "../../../drizzle");
 
 export interface DatabaseOptions {
   url: string;
