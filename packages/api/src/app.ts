@@ -7,7 +7,6 @@ import type { AppDeps, RouteDeps } from "./deps.ts";
 import { mountEndpoints } from "./http/mountEndpoints.ts";
 import { undocumented } from "./http/responseAudit.ts";
 import { ConcurrencyLimit } from "./lib/concurrencyLimit.ts";
-import { GroupQueue } from "./lib/groupQueue.ts";
 import { createMetrics } from "./metrics.ts";
 import { errorHandler, notFoundHandler } from "./middleware/errorHandler.ts";
 import { refuseMalformedQuery } from "./middleware/queryEncoding.ts";
@@ -15,7 +14,6 @@ import { requestLogger } from "./middleware/requestLogger.ts";
 import { docsRouter } from "./routes/docs.ts";
 import { endpoints } from "./routes/endpoints.ts";
 import { openApiDocument } from "./routes/specs.ts";
-import { storeClaimGroup } from "./services/claimGroups.ts";
 
 export type { AppDeps, ChainServices, ReadinessCheck } from "./deps.ts";
 
@@ -33,19 +31,12 @@ const CLAIM_TRANSACTIONS = 4;
  */
 const LIST_READS = 3;
 
-/**
- * Claims stored in one group at most. Under a burst a group is what arrived while the last one
- * was stored; this bounds one transaction's length and the wait of the group's first request.
- */
-const CLAIM_GROUP_SIZE = 100;
-
 /** What the handlers get, made from the app's dependencies (also for work outside requests). */
 export function routeDepsOf(appDeps: AppDeps): RouteDeps {
   const deps: RouteDeps = {
     ...appDeps,
     claimTransactions: new ConcurrencyLimit(CLAIM_TRANSACTIONS),
     listReads: new ConcurrencyLimit(LIST_READS),
-    claimGroups: new GroupQueue((group) => storeClaimGroup(deps, group), CLAIM_GROUP_SIZE),
     openApiDocument,
     metrics: createMetrics(appDeps),
   };

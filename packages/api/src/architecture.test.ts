@@ -1,7 +1,8 @@
 /**
  * The API's shape, checked on its sources so it cannot drift (issue 10): no import circle, no
- * route file importing another resource's route files, SQL only in db/, handlers short, no file
- * over 300 lines, and no package reaching into another package's src/ by relative path.
+ * import running up the layers, no route file importing another resource's route files, SQL only
+ * in db/, handlers short, no file over 300 lines, and no package reaching into another package's
+ * src/ by relative path.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -11,6 +12,52 @@ const src = import.meta.dirname;
 const repo = path.resolve(src, "../../..");
 const MAX_FILE_LINES = 300;
 const MAX_HANDLER_LINES = 15;
+
+/**
+ * The layers, top first: a module may import from its own layer and the layers below it, never
+ * from one above (type-only imports included). A file belongs to the longest entry naming it.
+ */
+const LAYERS: readonly (readonly string[])[] = [
+  // Entry points: the server, the embedded stack, the command-line tools.
+  ["index.ts", "embed.ts", "cli/"],
+  // Assembly: the app from its dependencies, the dependencies from the configuration.
+  ["app.ts", "bootstrap.ts", "metrics.ts"],
+  // Each resource's endpoints and handlers.
+  ["routes/"],
+  // A declaration becomes an Express route: validation, idempotency, the OpenAPI document.
+  ["http/"],
+  ["middleware/"],
+  // Workers that run beside requests: the relayer and followers, the webhook sender.
+  ["chain/", "webhooks/sender.ts"],
+  // Views as JSON, and events presented through the services that read their objects.
+  ["presenters/"],
+  // The rules and transactions of each resource.
+  ["services/"],
+  // What every layer above is handed (database, chain, configuration, clock).
+  ["deps.ts"],
+  // Parts the services use: image storage, wallets, a webhook's destination, signature and POST.
+  ["images/", "wallets/", "webhooks/"],
+  ["errorCatalogue.ts"],
+  // Tables and their queries, and the driver under them.
+  ["db/"],
+  // The API's JSON shapes (zod).
+  ["schemas/"],
+  // Types every layer speaks: scope, auth, event types.
+  ["domain/"],
+  ["lib/", "errors.ts", "env.ts", "logger.ts", "heap.ts"],
+];
+
+function layerOf(file: string): number {
+  const name = rel(file);
+  let best = { index: -1, length: 0 };
+  LAYERS.forEach((entries, index) => {
+    for (const entry of entries) {
+      const match = entry.endsWith("/") ? name.startsWith(entry) : name === entry;
+      if (match && entry.length > best.length) best = { index, length: entry.length };
+    }
+  });
+  return best.index;
+}
 
 function filesUnder(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -52,6 +99,19 @@ describe("the API's module structure", () => {
     };
     for (const file of graph.keys()) visit(file, []);
     expect(circles).toEqual([]);
+  });
+
+  it("places every module in a layer", () => {
+    expect(production.filter((f) => layerOf(f) < 0).map(rel)).toEqual([]);
+  });
+
+  it("never imports from a layer above its own", () => {
+    const upward = production.flatMap((file) =>
+      relativeImports(file)
+        .filter((i) => text.has(i) && layerOf(i) < layerOf(file))
+        .map((i) => `${rel(file)} imports ${rel(i)}`),
+    );
+    expect(upward).toEqual([]);
   });
 
   it("never has one resource's route files import another resource's", () => {

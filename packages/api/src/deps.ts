@@ -1,19 +1,15 @@
 /** What `createApp` is built from. Tests and `index.ts` assemble these; nothing here is global. */
+
 import type { IndexerReader } from "@collectibles/indexer/reader";
 import type { RequestHandler } from "express";
-import type { ChainClient } from "./chain/chainClient.ts";
-import type { ClaimWithOrganization } from "./db/claims.ts";
+import type { Address, PublicClient } from "viem";
 import type { Database } from "./db/driver/client.ts";
-import type { IdempotentWrite } from "./db/idempotencyKeys.ts";
-import type { Scope } from "./db/scope.ts";
+import type { IntentKind } from "./db/intentStatuses.ts";
+import type { ChainStatus } from "./db/schema.ts";
 import type { Env } from "./env.ts";
 import type { ImageStorage } from "./images/imageStorage.ts";
 import type { ConcurrencyLimit } from "./lib/concurrencyLimit.ts";
-import type { GroupQueue } from "./lib/groupQueue.ts";
 import type { Logger } from "./logger.ts";
-import type { CreateClaimBody } from "./schemas/claims.ts";
-import type { z } from "./schemas/zod.ts";
-import type { StatusWaiter } from "./services/statusWaiter.ts";
 import type { Wallets } from "./wallets/wallets.ts";
 
 /**
@@ -39,8 +35,31 @@ export interface ReorgSeen {
   at: Date;
 }
 
+/**
+ * What requests ask of the chain client (chain/chainClient.ts makes it): the contract, the head,
+ * the fee cap and the transactions in flight (for /metrics), and signature checks through the
+ * chain (contract wallets, ERC-1271/6492).
+ */
+export interface ChainAccess {
+  contract: Address;
+  blockNumber(): Promise<bigint>;
+  maxFeePerGas?: bigint;
+  transactionsInFlight?(): number;
+  highestFeeInFlight?(): bigint;
+  reader: Pick<PublicClient, "verifyMessage">;
+}
+
+/** POST's bounded wait for a stored intent to become final (services/statusWaiter.ts). */
+export interface StatusWaiter {
+  /** Resolves with the row's status once final, or `pending` after `timeoutMs`. */
+  waitForFinal(kind: IntentKind, id: string, timeoutMs: number): Promise<ChainStatus>;
+  /** Statuses changed: look now instead of at the next poll. */
+  statusesChanged(): void;
+  stop(): void;
+}
+
 export interface ChainServices {
-  client: ChainClient;
+  client: ChainAccess;
   /** Wakes the relayer after an intent is stored (it also polls on its own). */
   wakeRelayer(): void;
   /** POST's bounded wait for a stored intent to become final. */
@@ -88,16 +107,7 @@ export interface RouteDeps extends AppDeps {
   claimTransactions: ConcurrencyLimit;
   /** List pages read and presented at once (lib/concurrencyLimit.ts). */
   listReads: ConcurrencyLimit;
-  /** POST /claims requests stored together as they arrive (services/claimGroups.ts). */
-  claimGroups: GroupQueue<ClaimRequest, ClaimWithOrganization>;
   /** The OpenAPI document of every mounted endpoint (built once, on first use). */
   openApiDocument(): Record<string, unknown>;
   metrics: MetricsService;
-}
-
-/** One POST /claims waiting to be stored with the others that arrive beside it. */
-export interface ClaimRequest {
-  scope: Scope;
-  body: z.output<typeof CreateClaimBody>;
-  idempotency?: IdempotentWrite;
 }

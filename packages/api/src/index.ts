@@ -82,7 +82,7 @@ try {
     `  database: PostgreSQL ${env.DATABASE_URL ? "(DATABASE_URL)" : "(the local stack's)"}`,
     `  data:     ${apiDataDir(env)}`,
     chain
-      ? `  chain:    ${env.CHAIN_ID} at ${env.RPC_URL}, contract ${chain.services.client.contract}, relayer ${chain.services.client.address}`
+      ? `  chain:    ${env.CHAIN_ID} at ${env.RPC_URL}, contract ${chain.client.contract}, relayer ${chain.client.address}`
       : "  chain:    none (RPC_URL unset): collectibles and claims cannot be created",
   ];
   if (mnemonicFile) {

@@ -13,7 +13,7 @@ import type { ChainServices, ReadinessCheck } from "../deps.ts";
 import { type Env, relayerKeyOf } from "../env.ts";
 import type { Logger } from "../logger.ts";
 import { createStatusWaiter } from "../services/statusWaiter.ts";
-import { createChainClient } from "./chainClient.ts";
+import { type ChainClient, createChainClient } from "./chainClient.ts";
 import { finalityCheck } from "./finality.ts";
 import type { ServiceWallets } from "./homeSender.ts";
 import { Relayer } from "./relayer.ts";
@@ -22,6 +22,7 @@ import { startTransferFollower } from "./transferFollower.ts";
 
 export interface RunningChainServices {
   services: ChainServices;
+  client: ChainClient;
   relayer: Relayer;
   readiness: ReadinessCheck[];
   stop(): Promise<void>;
@@ -129,6 +130,7 @@ export function startChainServices(
       statusWaiter,
       indexer,
     },
+    client,
     relayer,
     readiness,
     async stop() {

@@ -1,12 +1,14 @@
 /** Claim queries, within the caller's organization scope (through the claim's collectible). */
+
 import { and, eq, inArray, or, sql } from "drizzle-orm";
+import type { Scope } from "../domain/auth.ts";
 import { collectibleClaimCounts } from "./countSchema.ts";
 import type { Queryable } from "./driver/client.ts";
 import type { Presentable, Shown } from "./driver/pageStatements.ts";
 import { preparedOnce } from "./driver/prepared.ts";
 import { listOf } from "./driver/recordReads.ts";
 import { claims, collectibles, users } from "./schema.ts";
-import { preparedScope, type Scope, visibleClaim, visibleCollectible } from "./scope.ts";
+import { preparedScope, visibleClaim, visibleCollectible } from "./scope.ts";
 
 export type ClaimRow = typeof claims.$inferSelect;
 export type NewClaim = typeof claims.$inferInsert;

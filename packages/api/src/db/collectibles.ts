@@ -1,9 +1,11 @@
 /** Collectible queries, within the caller's organization scope (see `scope.ts`). */
+
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { Scope } from "../domain/auth.ts";
 import type { Transaction } from "./driver/client.ts";
 import { findOf, listOf } from "./driver/recordReads.ts";
 import { collectibles } from "./schema.ts";
-import { type Scope, visibleCollectible } from "./scope.ts";
+import { visibleCollectible } from "./scope.ts";
 
 export type CollectibleRow = typeof collectibles.$inferSelect;
 export type NewCollectible = typeof collectibles.$inferInsert;

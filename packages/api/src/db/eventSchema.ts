@@ -5,24 +5,9 @@
  */
 import { sql } from "drizzle-orm";
 import { bigint, boolean, index, integer, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import type { EventType } from "../domain/events.ts";
 import { belongsTo, createdAt, deletedAt, generatedId, moment, updatedAt } from "./columns.ts";
 import { organizations } from "./schema.ts";
-
-export const EVENT_TYPES = [
-  "collectible.confirmed",
-  "collectible.failed",
-  "claim.confirmed",
-  "claim.failed",
-  "claim.transferred",
-  // Finality (see chain/finality.ts): a confirmation withdrawn by a reorg, and one made final.
-  "collectible.reorged",
-  "collectible.finalized",
-  "claim.reorged",
-  "claim.finalized",
-  // A user proved a wallet of their own (services/walletLink.ts).
-  "user.wallet_linked",
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
 
 /**
  * The last event position given out. Taking positions updates this one row, whose lock is held

@@ -2,11 +2,14 @@
  * Events: written in the transaction of the change they report, each with a message for every
  * webhook that wants it (see eventSchema.ts), and read back in position order by the feed.
  */
+
 import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import type { Scope } from "../domain/auth.ts";
+import type { EventType } from "../domain/events.ts";
 import type { Queryable } from "./driver/client.ts";
-import { type EventType, eventPosition, events } from "./eventSchema.ts";
+import { eventPosition, events } from "./eventSchema.ts";
 import { claims, collectibles } from "./schema.ts";
-import { type Scope, scopeCondition } from "./scope.ts";
+import { scopeCondition } from "./scope.ts";
 
 export type EventRow = typeof events.$inferSelect;
 

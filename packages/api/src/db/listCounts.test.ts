@@ -4,13 +4,14 @@
  * of many rows at once, status changes, deactivations, deletes, another connection), and the
  * page's rows and its count come from one statement.
  */
+
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Scope } from "../domain/auth.ts";
 import { createTestDatabase, type TestDatabase } from "../test/testDatabase.ts";
 import { listClaims } from "./claims.ts";
 import { rowsOf } from "./driver/rows.ts";
 import { collectibles, organizations } from "./schema.ts";
-import type { Scope } from "./scope.ts";
 import { listUsers } from "./users.ts";
 
 let database: TestDatabase;

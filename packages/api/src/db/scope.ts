@@ -5,12 +5,8 @@
  */
 import { and, inArray, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import type { Scope } from "../domain/auth.ts";
 import { claims, collectibles, organizations } from "./schema.ts";
-
-/** What a request may see: everything (`null`) or one organization's subtree. */
-export interface Scope {
-  organizationId: string | null;
-}
 
 /**
  * The scope of a prepared statement: a scoped one takes the organization as its `scope` value

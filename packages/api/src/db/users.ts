@@ -1,10 +1,12 @@
 /** User queries, always within the caller's organization scope (see `scope.ts`). */
+
 import { and, eq, inArray, type Placeholder, type SQL, sql } from "drizzle-orm";
+import type { Scope } from "../domain/auth.ts";
 import { organizationUserCounts } from "./countSchema.ts";
 import type { Queryable, Transaction } from "./driver/client.ts";
 import { findOf, listOf } from "./driver/recordReads.ts";
 import { organizations, users } from "./schema.ts";
-import { isSet, type Scope, visibleOrganization } from "./scope.ts";
+import { isSet, visibleOrganization } from "./scope.ts";
 import { nextWalletIndex } from "./walletIndexes.ts";
 
 export type UserRow = typeof users.$inferSelect;

@@ -1,17 +1,14 @@
 /** Webhooks and their messages: what a key manages, and what the sender takes and records. */
+
 import { and, eq, gte, isNull, ne, type SQL, sql } from "drizzle-orm";
+import type { Scope } from "../domain/auth.ts";
+import type { EventType } from "../domain/events.ts";
 import type { Queryable } from "./driver/client.ts";
 import type { Shown } from "./driver/pageStatements.ts";
 import { findOf, listOf } from "./driver/recordReads.ts";
 import { rowsOf } from "./driver/rows.ts";
-import {
-  type DeliveryAttempt,
-  type EventType,
-  events,
-  webhookMessages,
-  webhooks,
-} from "./eventSchema.ts";
-import { type Scope, scopeCondition } from "./scope.ts";
+import { type DeliveryAttempt, events, webhookMessages, webhooks } from "./eventSchema.ts";
+import { scopeCondition } from "./scope.ts";
 
 export type WebhookRow = typeof webhooks.$inferSelect;
 export type NewWebhook = typeof webhooks.$inferInsert;

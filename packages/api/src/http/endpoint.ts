@@ -8,11 +8,12 @@
  * (`errors`); what shared middleware can answer (`400` for any input, `401`/`429` for a key,
  * `413`/`415` for a body, `422` for Idempotency-Key, ...) is added by `answersOf`, not by hand.
  */
+
 import type { z } from "zod";
 import type { IdempotentWrite } from "../db/idempotencyKeys.ts";
 import type { RouteDeps } from "../deps.ts";
+import type { AuthContext } from "../domain/auth.ts";
 import type { Env } from "../env.ts";
-import type { AuthContext } from "../middleware/auth.ts";
 import type { HeaderName } from "./responseHeaders.ts";
 
 export type Method = "get" | "put" | "post" | "patch" | "delete";

@@ -18,15 +18,9 @@ import {
   touchApiKey,
 } from "../db/apiKeys.ts";
 import type { Database } from "../db/driver/client.ts";
-import type { Scope } from "../db/scope.ts";
+import type { AuthContext } from "../domain/auth.ts";
 import { readOnlyKey } from "../errorCatalogue.ts";
 import { UnauthorizedError } from "../errors.ts";
-
-export interface AuthContext extends Scope {
-  keyId: string;
-  /** A read-only key: every write was refused before reaching a handler. */
-  readOnly: boolean;
-}
 
 declare global {
   namespace Express {

@@ -4,7 +4,6 @@
  */
 import type { z } from "zod";
 import { type ErrorDetail, ValidationError } from "../errors.ts";
-import type { BodySpec } from "../http/endpoint.ts";
 
 export type InputLocation = "body" | "query" | "path";
 
@@ -14,8 +13,14 @@ const LOCATION_NAMES: Record<InputLocation, string> = {
   path: "path parameters",
 };
 
+/** What a body is checked against: its schema, and the fields a client may not send (and why). */
+export interface BodyRules {
+  schema: z.ZodType;
+  readOnly?: Readonly<Record<string, string>>;
+}
+
 /** A body: a JSON object, without read-only fields, valid against the declared schema. */
-export function parseBody<B extends BodySpec>(spec: B, value: unknown): z.output<B["schema"]> {
+export function parseBody<B extends BodyRules>(spec: B, value: unknown): z.output<B["schema"]> {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new ValidationError("Invalid request body: body: must be a JSON object", [
       { field: "body", code: "invalid_type", message: "must be a JSON object" },

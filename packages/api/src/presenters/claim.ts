@@ -1,23 +1,11 @@
 /** A claim, with what the chain says of its token, as the API answers it. */
 
 import { tokenIdHex } from "@collectibles/contracts";
-import type { ClaimRow } from "../db/claims.ts";
-import type { Presentable } from "../db/driver/pageStatements.ts";
 import type { Claim } from "../schemas/claims.ts";
 import type { z } from "../schemas/zod.ts";
+import type { ClaimView } from "../services/views.ts";
 import type { PresentContext } from "./context.ts";
 import { blockNumberOf, finalizedAtOf, timestampsOf } from "./fields.ts";
-
-export interface ClaimView {
-  row: Presentable<ClaimRow>;
-  /** Who holds the token now (follows transfers); the minted-to address until indexed. */
-  holderAddress: string;
-  /** The organization's user holding it now, or null for an outside address. */
-  holderId: string | null;
-  /** Edition number from the chain; null until indexed. */
-  edition: number | null;
-  transactionHash: string | null;
-}
 
 export function presentClaim(view: ClaimView, ctx: PresentContext): z.input<typeof Claim> {
   const claim = view.row;

@@ -1,20 +1,9 @@
-/** A collectible row, with its on-chain claimed count, as the API answers it. */
-
-import type { CollectibleRow } from "../db/collectibles.ts";
-import type { Presentable } from "../db/driver/pageStatements.ts";
 import { imageUrls } from "../images/storeImage.ts";
 import type { Collectible } from "../schemas/collectibles.ts";
 import type { z } from "../schemas/zod.ts";
+import type { CollectibleView } from "../services/views.ts";
 import type { PresentContext } from "./context.ts";
 import { blockNumberOf, finalizedAtOf, snakeCased, timestampsOf } from "./fields.ts";
-
-export interface CollectibleView {
-  row: Presentable<CollectibleRow>;
-  /** Tokens minted so far (the indexer's count, or the API's records when it is down). */
-  claimedCount: number;
-  /** Claims accepted and not yet confirmed. */
-  pendingCount: number;
-}
 
 export function presentCollectible(
   { row, claimedCount, pendingCount }: CollectibleView,

@@ -1,16 +1,9 @@
-/** An organization row as the API answers it. */
-
-import type { Presentable } from "../db/driver/pageStatements.ts";
-import type { OrganizationRow } from "../db/organizations.ts";
 import { imageUrls } from "../images/storeImage.ts";
 import type { Organization } from "../schemas/organizations.ts";
 import type { z } from "../schemas/zod.ts";
+import type { OrganizationView } from "../services/views.ts";
 import type { PresentContext } from "./context.ts";
 import { snakeCased, timestampsOf } from "./fields.ts";
-
-export interface OrganizationView {
-  row: Presentable<OrganizationRow>;
-}
 
 export function presentOrganization(
   { row }: OrganizationView,

@@ -1,16 +1,8 @@
-/** A user row as the API answers it. */
-import type { Presentable } from "../db/driver/pageStatements.ts";
-import type { UserRow } from "../db/users.ts";
 import type { User } from "../schemas/users.ts";
 import type { z } from "../schemas/zod.ts";
+import type { UserView } from "../services/views.ts";
 import type { PresentContext } from "./context.ts";
 import { momentOf, snakeCased, timestampsOf } from "./fields.ts";
-
-/** A user with its count of confirmed claims. */
-export interface UserView {
-  row: Presentable<UserRow>;
-  claimedCount: number;
-}
 
 export function presentUser(
   { row, claimedCount }: UserView,

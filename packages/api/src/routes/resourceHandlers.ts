@@ -5,9 +5,8 @@
 
 import type { ListQuery, Page } from "../db/driver/recordReads.ts";
 import type { IdempotentWrite } from "../db/idempotencyKeys.ts";
-import type { Scope } from "../db/scope.ts";
 import type { RouteDeps } from "../deps.ts";
-import type { AuthContext } from "../middleware/auth.ts";
+import type { AuthContext, Scope } from "../domain/auth.ts";
 import { type PresentContext, presentContext } from "../presenters/context.ts";
 import { paginationOf } from "../presenters/pagination.ts";
 

@@ -1,5 +1,5 @@
 /** Events as the feed and webhooks deliver them. */
-import { EVENT_TYPES } from "../db/eventSchema.ts";
+import { EVENT_TYPES } from "../domain/events.ts";
 import { decodeEventCursor } from "../lib/cursor.ts";
 import { Claim } from "./claims.ts";
 import { Collectible } from "./collectibles.ts";

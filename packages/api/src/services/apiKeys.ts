@@ -5,11 +5,12 @@
  * stored. Authentication looks every key up on each request, so a revocation holds from the next
  * request on, in every API process.
  */
+
 import { type ApiKeyInfo, createApiKey, listApiKeys, revokeApiKey } from "../db/apiKeys.ts";
 import type { Database } from "../db/driver/client.ts";
 import { findOrganization } from "../db/organizations.ts";
+import type { AuthContext } from "../domain/auth.ts";
 import { adminKeyRequired, notFound } from "../errorCatalogue.ts";
-import type { AuthContext } from "../middleware/auth.ts";
 
 export interface NewKey {
   name: string;

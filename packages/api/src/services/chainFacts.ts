@@ -14,8 +14,7 @@ import { claimCounts, usersByWallet } from "../db/claims.ts";
 import type { CollectibleRow } from "../db/collectibles.ts";
 import type { Presentable } from "../db/driver/pageStatements.ts";
 import type { AppDeps } from "../deps.ts";
-import type { ClaimView } from "../presenters/claim.ts";
-import type { CollectibleView } from "../presenters/collectible.ts";
+import type { ClaimView, CollectibleView } from "./views.ts";
 
 /**
  * Each collectible's claimed count (its confirmed claims: what the chain has) and pending count

@@ -9,21 +9,22 @@
  * - creator_id must be an active user of the same organization.
  * - Metadata is immutable on-chain, so there is no update or delete.
  */
+
 import { type CollectibleRow, findCollectible, listCollectibles } from "../db/collectibles.ts";
 import { insertRecord } from "../db/driver/recordWrites.ts";
 import type { IdempotentWrite } from "../db/idempotencyKeys.ts";
 import { findOrganization } from "../db/organizations.ts";
 import { collectibles } from "../db/schema.ts";
-import type { Scope } from "../db/scope.ts";
 import { findUser } from "../db/users.ts";
 import type { RouteDeps } from "../deps.ts";
+import type { Scope } from "../domain/auth.ts";
 import { chainNotConfigured, notFound } from "../errorCatalogue.ts";
-import type { CollectibleView } from "../presenters/collectible.ts";
 import type { CreateCollectibleBody } from "../schemas/collectibles.ts";
 import type { z } from "../schemas/zod.ts";
 import { withClaimCounts } from "./chainFacts.ts";
 import { storeImages, writingImages } from "./images.ts";
 import { reads, viewOf } from "./reads.ts";
+import type { CollectibleView } from "./views.ts";
 import { inTransaction } from "./writes.ts";
 
 const collectibleReads = reads(

@@ -24,9 +24,9 @@ import {
   organizationContents,
 } from "../db/organizations.ts";
 import { organizations } from "../db/schema.ts";
-import type { Scope } from "../db/scope.ts";
 import { nextWalletIndex } from "../db/walletIndexes.ts";
 import type { RouteDeps } from "../deps.ts";
+import type { Scope } from "../domain/auth.ts";
 import {
   notFound,
   organizationNotEmpty,
@@ -35,12 +35,12 @@ import {
   parentRequired,
 } from "../errorCatalogue.ts";
 import { deleteImage } from "../images/storeImage.ts";
-import type { OrganizationView } from "../presenters/organization.ts";
 import type { CreateOrganizationBody, UpdateOrganizationBody } from "../schemas/organizations.ts";
 import { ORGANIZATION_IMAGE_FIELDS } from "../schemas/organizations.ts";
 import type { z } from "../schemas/zod.ts";
 import { storeImages, writingImages } from "./images.ts";
 import { reads } from "./reads.ts";
+import type { OrganizationView } from "./views.ts";
 import { changesOf, inTransaction } from "./writes.ts";
 
 type Files = Partial<Record<string, Buffer>>;

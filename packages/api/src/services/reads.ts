@@ -3,10 +3,11 @@
  * when the key may not see it), each row turned into what is presented (`enrich`: the chain's
  * facts, claimed counts).
  */
+
 import type { Queryable } from "../db/driver/client.ts";
 import type { ListQuery, Page } from "../db/driver/recordReads.ts";
-import type { Scope } from "../db/scope.ts";
 import type { RouteDeps } from "../deps.ts";
+import type { Scope } from "../domain/auth.ts";
 import { notFound } from "../errorCatalogue.ts";
 
 type Kind = Parameters<typeof notFound>[0];

@@ -8,6 +8,7 @@
 import type { Queryable } from "../db/driver/client.ts";
 import { type IntentKind, statusesOf } from "../db/intentStatuses.ts";
 import type { ChainStatus } from "../db/schema.ts";
+import type { StatusWaiter } from "../deps.ts";
 
 export type { IntentKind } from "../db/intentStatuses.ts";
 
@@ -15,14 +16,6 @@ interface Waiter {
   kind: IntentKind;
   id: string;
   resolve(status: ChainStatus): void;
-}
-
-export interface StatusWaiter {
-  /** Resolves with the row's status once final, or `pending` after `timeoutMs`. */
-  waitForFinal(kind: IntentKind, id: string, timeoutMs: number): Promise<ChainStatus>;
-  /** Statuses changed: look now instead of at the next poll. */
-  statusesChanged(): void;
-  stop(): void;
 }
 
 export function createStatusWaiter(db: Queryable, { pollMs = 250 } = {}): StatusWaiter {

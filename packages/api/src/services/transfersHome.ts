@@ -8,14 +8,19 @@
  *   request answers that move. An Idempotency-Key's answer is recorded in the same transaction.
  * - GET …/transfers-home follows them: pending, sent, confirmed or failed.
  */
+
 import { type IdempotentWrite, recordAnswer } from "../db/idempotencyKeys.ts";
-import type { Scope } from "../db/scope.ts";
-import { claimsHeldAt, listMoves, storeMoves, userHasClaim } from "../db/transfersHome.ts";
+import {
+  claimsHeldAt,
+  listMoves,
+  type MoveWithToken,
+  storeMoves,
+  userHasClaim,
+} from "../db/transfersHome.ts";
 import { findUser } from "../db/users.ts";
 import type { RouteDeps } from "../deps.ts";
+import type { Scope } from "../domain/auth.ts";
 import { chainNotConfigured, notFound, walletRefusal } from "../errorCatalogue.ts";
-import { presentContext } from "../presenters/context.ts";
-import { presentTransferHome } from "../presenters/transferHome.ts";
 import type { CreateTransfersHomeBody } from "../schemas/walletLink.ts";
 import type { z } from "../schemas/zod.ts";
 import { inTransaction } from "./writes.ts";
@@ -23,17 +28,19 @@ import { inTransaction } from "./writes.ts";
 /** Moves a list answers: the newest. */
 export const MOVES_LISTED = 100;
 
-type Moves = { data: ReturnType<typeof presentTransferHome>[] };
-
-export async function moveHome(
+/**
+ * Stores the moves and answers them presented by `present`: an Idempotency-Key's answer is
+ * recorded in the same transaction, so it is the presented body.
+ */
+export async function moveHome<Item>(
   deps: RouteDeps,
   scope: Scope,
   userId: string,
   body: z.output<typeof CreateTransfersHomeBody>,
+  present: (move: MoveWithToken) => Item,
   idempotency?: IdempotentWrite,
-): Promise<Moves> {
+): Promise<{ data: Item[] }> {
   const chain = deps.chain;
-  const ctx = presentContext(deps, deps.baseUrl());
   const answer = await inTransaction(deps, async (tx) => {
     const user = await findUser(tx, userId, scope);
     if (!user) throw notFound("user", userId);
@@ -75,7 +82,7 @@ export async function moveHome(
         toAddress: user.linkedWallet as string,
       })),
     );
-    const data = { data: moves.map((move) => presentTransferHome(move, ctx)) };
+    const data = { data: moves.map(present) };
     if (idempotency)
       await recordAnswer(tx, idempotency, { status: 202, body: data, location: null });
     return data;
@@ -84,10 +91,13 @@ export async function moveHome(
   return answer;
 }
 
-export async function listMovesHome(deps: RouteDeps, scope: Scope, userId: string): Promise<Moves> {
+/** The user's latest moves, newest first. */
+export async function listMovesHome(
+  deps: RouteDeps,
+  scope: Scope,
+  userId: string,
+): Promise<MoveWithToken[]> {
   const user = await findUser(deps.db, userId, scope);
   if (!user) throw notFound("user", userId);
-  const ctx = presentContext(deps, deps.baseUrl());
-  const moves = await listMoves(deps.db, user.id, MOVES_LISTED);
-  return { data: moves.map((move) => presentTransferHome(move, ctx)) };
+  return listMoves(deps.db, user.id, MOVES_LISTED);
 }

@@ -16,15 +16,15 @@ import { deactivateRecord, insertRecord, updateRecord } from "../db/driver/recor
 import type { IdempotentWrite } from "../db/idempotencyKeys.ts";
 import { findOrganization } from "../db/organizations.ts";
 import { users } from "../db/schema.ts";
-import type { Scope } from "../db/scope.ts";
 import { findUser, listUsers, type NewUser, type UserRow } from "../db/users.ts";
 import { nextWalletIndex } from "../db/walletIndexes.ts";
 import type { RouteDeps } from "../deps.ts";
+import type { Scope } from "../domain/auth.ts";
 import { notFound } from "../errorCatalogue.ts";
-import type { UserView } from "../presenters/user.ts";
 import type { CreateUserBody, UpdateUserBody } from "../schemas/users.ts";
 import type { z } from "../schemas/zod.ts";
 import { reads, viewOf } from "./reads.ts";
+import type { UserView } from "./views.ts";
 import { changesOf, inTransaction } from "./writes.ts";
 
 async function withCounts(deps: RouteDeps, rows: Presentable<UserRow>[]): Promise<UserView[]> {

@@ -11,10 +11,10 @@
  *   nonce used, records the address as the user's linked wallet and a `user.wallet_linked`
  *   event.
  */
+
 import { type Address, getAddress, type Hex, isAddressEqual, recoverMessageAddress } from "viem";
 import { createSiweMessage, generateSiweNonce, parseSiweMessage } from "viem/siwe";
 import { recordEvents } from "../db/events.ts";
-import type { Scope } from "../db/scope.ts";
 import { findUser } from "../db/users.ts";
 import {
   findWalletLinkNonce,
@@ -23,12 +23,13 @@ import {
   useWalletLinkNonce,
 } from "../db/walletLinks.ts";
 import type { RouteDeps } from "../deps.ts";
+import type { Scope } from "../domain/auth.ts";
 import { notFound, siweMessageInvalid, walletRefusal } from "../errorCatalogue.ts";
 import { ServiceUnavailableError } from "../errors.ts";
-import type { UserView } from "../presenters/user.ts";
 import type { LinkWalletBody, WalletLinkNonce } from "../schemas/walletLink.ts";
 import type { z } from "../schemas/zod.ts";
 import * as users from "./users.ts";
+import type { UserView } from "./views.ts";
 import { inTransaction } from "./writes.ts";
 
 const STATEMENT = "Link this wallet to your account: your collectibles can then be moved to it.";

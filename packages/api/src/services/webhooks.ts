@@ -5,9 +5,7 @@
  */
 
 import type { ListQuery } from "../db/driver/recordReads.ts";
-import type { EventType } from "../db/eventSchema.ts";
 import { findOrganization } from "../db/organizations.ts";
-import type { Scope } from "../db/scope.ts";
 import {
   findWebhook,
   hasDelivery,
@@ -19,6 +17,8 @@ import {
   type WebhookRow,
 } from "../db/webhooks.ts";
 import type { RouteDeps } from "../deps.ts";
+import type { Scope } from "../domain/auth.ts";
+import type { EventType } from "../domain/events.ts";
 import { destinationRefused, notFound } from "../errorCatalogue.ts";
 import { checkDestination, DestinationRefused } from "../webhooks/destination.ts";
 import { newWebhookSecret } from "../webhooks/signature.ts";

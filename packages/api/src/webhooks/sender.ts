@@ -14,7 +14,7 @@ import {
 } from "../db/webhooks.ts";
 import type { RouteDeps } from "../deps.ts";
 import { pollLoop } from "../lib/pollLoop.ts";
-import { eventBody, presentNewEvents } from "../services/events.ts";
+import { eventBody, presentNewEvents } from "../presenters/events.ts";
 import { postWebhook } from "./post.ts";
 import { signedHeaders } from "./signature.ts";
 

@@ -6,6 +6,7 @@
  * Where a list keeps counters (`ListCounter`), the count is read from them instead of counting up
  * to every row of the table on each request.
  */
+
 import { createHash } from "node:crypto";
 import {
   and,
@@ -20,8 +21,9 @@ import {
   sql,
 } from "drizzle-orm";
 import type { PgColumn, PgSelect, PgTable, SelectedFields } from "drizzle-orm/pg-core";
+import type { Scope } from "../../domain/auth.ts";
 import { encodeCursor, type ListPosition } from "../../lib/cursor.ts";
-import { preparedScope, type Scope } from "../scope.ts";
+import { preparedScope } from "../scope.ts";
 import type { Queryable } from "./client.ts";
 import {
   countedFields,

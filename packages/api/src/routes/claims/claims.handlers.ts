@@ -2,8 +2,8 @@
 import { implement } from "../../http/endpoint.ts";
 import { presentClaim } from "../../presenters/claim.ts";
 import { presentContext } from "../../presenters/context.ts";
-import { createBatch } from "../../services/claimBatch.ts";
-import * as claims from "../../services/claims.ts";
+import { createBatch } from "../../services/claims/claimBatch.ts";
+import * as claims from "../../services/claims/claims.ts";
 import { creating, listing, reading } from "../resourceHandlers.ts";
 import * as routes from "./claims.routes.ts";
 

@@ -1,6 +1,6 @@
 /** /events handler: validated input in, one service call, the feed out. */
 import { implement } from "../../http/endpoint.ts";
-import { readFeed } from "../../services/events.ts";
+import { readFeed } from "../../presenters/events.ts";
 import * as routes from "./events.routes.ts";
 
 export const eventEndpoints = [

@@ -11,28 +11,63 @@
  * repeated in the group) is then decided alone, in a savepoint of the same transaction, by the
  * one-claim path (`storeClaim`): each request gets exactly the answer it would get alone.
  */
-import type { ClaimWithOrganization } from "../db/claims.ts";
-import { deleteNewClaims, insertClaims } from "../db/claims.ts";
-import { type CollectibleRow, lockCollectibles, reserveSupply } from "../db/collectibles.ts";
-import type { Transaction } from "../db/driver/client.ts";
-import { deadlockDetected } from "../db/driver/pgError.ts";
+
+import type { ClaimWithOrganization } from "../../db/claims.ts";
+import { deleteNewClaims, insertClaims } from "../../db/claims.ts";
+import { type CollectibleRow, lockCollectibles, reserveSupply } from "../../db/collectibles.ts";
+import type { Transaction } from "../../db/driver/client.ts";
+import { deadlockDetected } from "../../db/driver/pgError.ts";
 import {
   IdempotencyKeyTaken,
   type IdempotentWrite,
   recordCreatedObject,
   recordCreatedObjects,
-} from "../db/idempotencyKeys.ts";
-import { sendingClaimsToLinkedWallets } from "../db/organizations.ts";
-import type { Scope } from "../db/scope.ts";
-import { createUsers, deleteNewUsers, findUsers, type UserRow, usersByEmail } from "../db/users.ts";
-import { nextWalletIndexes } from "../db/walletIndexes.ts";
-import type { ClaimRequest, RouteDeps } from "../deps.ts";
-import { asConflict } from "../errorCatalogue.ts";
-import { ApiError } from "../errors.ts";
-import type { Settled } from "../lib/groupQueue.ts";
-import { newClaim, storeClaim } from "./claims.ts";
+} from "../../db/idempotencyKeys.ts";
+import { sendingClaimsToLinkedWallets } from "../../db/organizations.ts";
+import {
+  createUsers,
+  deleteNewUsers,
+  findUsers,
+  type UserRow,
+  usersByEmail,
+} from "../../db/users.ts";
+import { nextWalletIndexes } from "../../db/walletIndexes.ts";
+import type { RouteDeps } from "../../deps.ts";
+import type { Scope } from "../../domain/auth.ts";
+import { asConflict } from "../../errorCatalogue.ts";
+import { ApiError } from "../../errors.ts";
+import { GroupQueue, type Settled } from "../../lib/groupQueue.ts";
+import type { CreateClaimBody } from "../../schemas/claims.ts";
+import type { z } from "../../schemas/zod.ts";
+import { newClaim, storeClaim } from "./storeClaim.ts";
 
 type Outcome = Settled<ClaimWithOrganization>;
+
+/** One POST /claims waiting to be stored with the others that arrive beside it. */
+export interface ClaimRequest {
+  scope: Scope;
+  body: z.output<typeof CreateClaimBody>;
+  idempotency?: IdempotentWrite;
+}
+
+/** Claims in one group at most: bounds one transaction and its first request's wait. */
+const CLAIM_GROUP_SIZE = 100;
+
+/** Each app's queue (tests build several apps in one process, each with its own database). */
+const queues = new WeakMap<RouteDeps, GroupQueue<ClaimRequest, ClaimWithOrganization>>();
+
+/** Stores one claim, in the group of those that arrive beside it; answers it as stored. */
+export function submitClaim(
+  deps: RouteDeps,
+  request: ClaimRequest,
+): Promise<ClaimWithOrganization> {
+  let queue = queues.get(deps);
+  if (!queue) {
+    queue = new GroupQueue((group) => storeClaimGroup(deps, group), CLAIM_GROUP_SIZE);
+    queues.set(deps, queue);
+  }
+  return queue.submit(request);
+}
 
 /** A request given a place in its collectible's supply, and then its holder. */
 interface Candidate {

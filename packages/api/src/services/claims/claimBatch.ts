@@ -5,17 +5,18 @@
  * result per item) is decided at the commit and, under an Idempotency-Key, recorded in the same
  * transaction: a retry gets exactly it, and no crash can leave the batch's claims without it.
  */
-import type { ClaimWithOrganization } from "../db/claims.ts";
-import type { IdempotentWrite } from "../db/idempotencyKeys.ts";
-import { recordAnswer } from "../db/idempotencyKeys.ts";
-import type { Scope } from "../db/scope.ts";
-import type { RouteDeps } from "../deps.ts";
-import { chainNotConfigured } from "../errorCatalogue.ts";
-import { ApiError, type ErrorDetail } from "../errors.ts";
-import type { ClaimView } from "../presenters/claim.ts";
-import type { CreateClaimBody } from "../schemas/claims.ts";
-import type { z } from "../schemas/zod.ts";
-import { withChainFacts } from "./chainFacts.ts";
+
+import type { ClaimWithOrganization } from "../../db/claims.ts";
+import type { IdempotentWrite } from "../../db/idempotencyKeys.ts";
+import { recordAnswer } from "../../db/idempotencyKeys.ts";
+import type { RouteDeps } from "../../deps.ts";
+import type { Scope } from "../../domain/auth.ts";
+import { chainNotConfigured } from "../../errorCatalogue.ts";
+import { ApiError, type ErrorDetail } from "../../errors.ts";
+import type { CreateClaimBody } from "../../schemas/claims.ts";
+import type { z } from "../../schemas/zod.ts";
+import { withChainFacts } from "../chainFacts.ts";
+import type { ClaimView } from "../views.ts";
 import { storeInSavepoint } from "./claimGroups.ts";
 
 type ClaimInput = z.output<typeof CreateClaimBody>;

@@ -1,18 +1,18 @@
 /**
- * Claims submitted in the same moment are stored as one group (services/claimGroups.ts). Each
+ * Claims submitted in the same moment are stored as one group (claimGroups.ts). Each
  * request must still get the answer it would get alone, and a refused one must leave nothing
  * behind. The requests here are submitted in one tick, so the first is stored alone and all the
  * others form the next group, on the real database.
  */
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { routeDepsOf } from "../app.ts";
-import { collectibles, users } from "../db/schema.ts";
-import type { ClaimRequest } from "../deps.ts";
-import { ApiError } from "../errors.ts";
-import { LocalImageStorage } from "../images/imageStorage.ts";
-import { createLogger } from "../logger.ts";
-import { testAppPerFile } from "../test/perFile.ts";
+import { routeDepsOf } from "../../app.ts";
+import { collectibles, users } from "../../db/schema.ts";
+import { ApiError } from "../../errors.ts";
+import { LocalImageStorage } from "../../images/imageStorage.ts";
+import { createLogger } from "../../logger.ts";
+import { testAppPerFile } from "../../test/perFile.ts";
+import { type ClaimRequest, submitClaim } from "./claimGroups.ts";
 
 const t = testAppPerFile();
 
@@ -51,7 +51,7 @@ async function submitTogether(requests: Omit<ClaimRequest, "scope">[]) {
   const deps = groupDeps();
   const scope = { organizationId: null };
   const settled = await Promise.allSettled(
-    requests.map((request) => deps.claimGroups.submit({ scope, ...request })),
+    requests.map((request) => submitClaim(deps, { scope, ...request })),
   );
   return settled.map((outcome) => {
     if (outcome.status === "fulfilled") return outcome.value.claim.holderEmail;

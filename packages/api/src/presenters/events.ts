@@ -3,21 +3,22 @@
  * just after the change (by the webhook sender, or by the first feed read if that comes first)
  * and kept, so every reader and every delivery of one event carries the same object.
  */
+
 import type { EventRow } from "../db/events.ts";
 import { eventsAfter, setEventData, unpresentedEvents } from "../db/events.ts";
-import type { Scope } from "../db/scope.ts";
 import type { RouteDeps } from "../deps.ts";
+import type { Scope } from "../domain/auth.ts";
 import { NotFoundError } from "../errors.ts";
 import { encodeEventCursor } from "../lib/cursor.ts";
-import { presentClaim } from "../presenters/claim.ts";
-import { presentCollectible } from "../presenters/collectible.ts";
-import { presentContext } from "../presenters/context.ts";
-import { presentUser } from "../presenters/user.ts";
 import type { Event } from "../schemas/events.ts";
 import type { z } from "../schemas/zod.ts";
-import * as claims from "./claims.ts";
-import * as collectibles from "./collectibles.ts";
-import * as users from "./users.ts";
+import * as claims from "../services/claims/claims.ts";
+import * as collectibles from "../services/collectibles.ts";
+import * as users from "../services/users.ts";
+import { presentClaim } from "./claim.ts";
+import { presentCollectible } from "./collectible.ts";
+import { presentContext } from "./context.ts";
+import { presentUser } from "./user.ts";
 
 const EVERYTHING: Scope = { organizationId: null };
 
