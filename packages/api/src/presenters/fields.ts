@@ -28,7 +28,7 @@ function snakeCaseOf(key: string): string {
 
 /**
  * `created_at` and `updated_at`: ISO 8601, UTC, milliseconds. A list page reads them as that
- * text already (db/pageRows.ts); other reads have Dates.
+ * text already (db/driver/pageStatements.ts); other reads have Dates.
  */
 export function timestampsOf(row: { createdAt: Date | string; updatedAt: Date | string }) {
   return { created_at: isoOf(row.createdAt), updated_at: isoOf(row.updatedAt) };

@@ -69,7 +69,7 @@ async function openPostgres(url: string, poolSize = 10, migrate: boolean): Promi
   // The API's tables live in `public` (its migrations name it). PostgreSQL's default search_path
   // starts with a schema named after the role, which may exist (the indexer's default schema is
   // `collectibles`, like the role the docs create): unqualified names would land there.
-  // Times in UTC: a list page reads them as text (pageRows.ts), already in the answer's form.
+  // Times in UTC: a list page reads them as text (pageStatements.ts), already in the answer's form.
   // random_page_cost: PostgreSQL's default (4) prices a random read as a disk seek, so a page's
   // visibility check scanned all 10,000 organizations to keep 100 collectibles' (7.4 ms a page
   // of 100 claims, against 2.6 ms with 1.1, the usual value for data in memory or on SSD).

@@ -79,7 +79,7 @@ const p = (name: string) => sql.placeholder(name);
 
 /**
  * The list of `table`: rows the scope sees (`visible`), narrowed by the query's `filters`. The
- * page's rows are the table's (as shown: `pageRows.ts`), or what `pageJoin` reads.
+ * page's rows are the table's (as shown: `pageStatements.ts`), or what `pageJoin` reads.
  *
  * A page's query is built and prepared once per shape (which filters, a cursor or not, scoped or
  * not, how many rows) and database, then only run with its values: building it, and PostgreSQL
