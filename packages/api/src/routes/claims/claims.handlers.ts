@@ -9,7 +9,7 @@ import * as routes from "./claims.routes.ts";
 
 export const claimEndpoints = [
   implement(routes.listClaims, listing(claims.list, presentClaim)),
-  implement(routes.createClaim, creating(claims, presentClaim, "/claims", true)),
+  implement(routes.createClaim, creating(claims, presentClaim)),
   implement(routes.getClaim, reading(claims.get, presentClaim)),
   implement(routes.createClaimBatch, async ({ body, auth, baseUrl, idempotency }, deps) => {
     const ctx = presentContext(deps, baseUrl);

@@ -7,9 +7,6 @@ import * as routes from "./collectibles.routes.ts";
 
 export const collectibleEndpoints = [
   implement(routes.listCollectibles, listing(collectibles.list, presentCollectible)),
-  implement(
-    routes.createCollectible,
-    creating(collectibles, presentCollectible, "/collectibles", true),
-  ),
+  implement(routes.createCollectible, creating(collectibles, presentCollectible)),
   implement(routes.getCollectible, reading(collectibles.get, presentCollectible)),
 ];

@@ -7,10 +7,7 @@ import * as routes from "./organizations.routes.ts";
 
 export const organizationEndpoints = [
   implement(routes.listOrganizations, listing(organizations.list, presentOrganization)),
-  implement(
-    routes.createOrganization,
-    creating(organizations, presentOrganization, "/organizations"),
-  ),
+  implement(routes.createOrganization, creating(organizations, presentOrganization)),
   implement(routes.getOrganization, reading(organizations.get, presentOrganization)),
   implement(routes.updateOrganization, updating(organizations.update, presentOrganization)),
   implement(routes.deleteOrganization, deleting(organizations.remove)),

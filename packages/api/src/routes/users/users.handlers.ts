@@ -7,7 +7,7 @@ import * as routes from "./users.routes.ts";
 
 export const userEndpoints = [
   implement(routes.listUsers, listing(users.list, presentUser)),
-  implement(routes.createUser, creating(users, presentUser, "/users")),
+  implement(routes.createUser, creating(users, presentUser)),
   implement(routes.getUser, reading(users.get, presentUser)),
   implement(routes.updateUser, updating(users.update, presentUser)),
   implement(routes.deleteUser, deleting(users.remove)),
