@@ -12,8 +12,7 @@ import { errorHandler, notFoundHandler } from "./middleware/errorHandler.ts";
 import { refuseMalformedQuery } from "./middleware/queryEncoding.ts";
 import { requestLogger } from "./middleware/requestLogger.ts";
 import { docsRouter } from "./routes/docs.ts";
-import { endpoints } from "./routes/endpoints.ts";
-import { openApiDocument } from "./routes/specs.ts";
+import { endpoints, openApiDocument } from "./routes/endpoints.ts";
 
 export type { AppDeps, ChainServices, ReadinessCheck } from "./deps.ts";
 

@@ -139,7 +139,8 @@ describe("the API's module structure", () => {
   it(`keeps every handler within about ${MAX_HANDLER_LINES} lines`, () => {
     const long: string[] = [];
     const handlerFiles = production.filter((f) =>
-      /^routes\/(.*\.handlers|resourceHandlers)\.ts$/.test(rel(f)),
+      // Every route module declares its endpoints with their handlers.
+      rel(f).startsWith("routes/"),
     );
     for (const file of handlerFiles) {
       const lines = (text.get(file) ?? "").split("\n");

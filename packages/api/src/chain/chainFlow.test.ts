@@ -163,7 +163,7 @@ describe("the holder race", { timeout: TIMEOUT }, () => {
 });
 
 describe("a burst of claims over HTTP", { timeout: TIMEOUT }, () => {
-  // Each refusal inside a group is covered by services/claimGroups.test.ts; here the HTTP answers
+  // Each refusal inside a group is covered by services/claims/claimGroups.test.ts; here the HTTP answers
   // and what the chain counts.
   it("mints exactly the supply, one claim for a key sent twice, and the chain counts the same", async () => {
     const small = await createCollectible({ name: "Small burst", total_count: 5 });

@@ -9,7 +9,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { openApiDocument } from "../routes/specs.ts";
+import { openApiDocument } from "../routes/endpoints.ts";
 
 export const OPENAPI_FILE = fileURLToPath(new URL("../../openapi.json", import.meta.url));
 

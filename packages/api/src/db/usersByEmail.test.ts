@@ -1,4 +1,4 @@
-/** How a claim group finds its holders by email (services/claimGroups.ts), on both databases. */
+/** How a claim group finds its holders by email (services/claims/claimGroups.ts). */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../test/testDatabase.ts";
 import { organizations, users } from "./schema.ts";

@@ -150,11 +150,20 @@ export interface Recoverable {
   recover: NonNullable<Endpoint["recover"]>;
 }
 
+/**
+ * A handler that takes something from its declaration (a create's path, and whether it can
+ * answer 202): `implement` makes it from the declaration it binds it to, once.
+ */
+export interface FromSpec<E extends EndpointSpec> {
+  fromSpec(spec: E): Handler<E> & Partial<Recoverable>;
+}
+
 /** Binds a handler to its declaration; the handler is typed by the declaration alone. */
 export function implement<const E extends EndpointSpec>(
   spec: E,
-  handle: NoInfer<Handler<E>> & Partial<Recoverable>,
+  handler: NoInfer<(Handler<E> & Partial<Recoverable>) | FromSpec<E>>,
 ): Endpoint {
+  const handle = "fromSpec" in handler ? handler.fromSpec(spec) : handler;
   return {
     spec,
     handle: handle as unknown as Endpoint["handle"],

@@ -8,10 +8,11 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { endpoints } from "../routes/endpoints.ts";
-import { endpointSpecs } from "../routes/specs.ts";
 import { startTestApp, type TestApp, type TestServer } from "../test/testApp.ts";
 import type { EndpointSpec } from "./endpoint.ts";
 import { notAllowedSpecs } from "./methodNotAllowed.ts";
+
+const endpointSpecs = endpoints.map((endpoint) => endpoint.spec);
 
 let t: TestApp;
 let limited: TestServer;
@@ -74,9 +75,7 @@ function probesOf(spec: EndpointSpec): Probe[] {
 
 describe("every declared endpoint", () => {
   it("is mounted with a handler, once, and listed in the document", async () => {
-    const mounted = endpoints.map((endpoint) => endpoint.spec);
-    expect(new Set(mounted)).toEqual(new Set(endpointSpecs));
-    expect(mounted).toHaveLength(endpointSpecs.length);
+    expect(new Set(endpointSpecs).size).toBe(endpointSpecs.length);
     const document = (await t.call("GET", "/openapi.json", { key: null })).body;
     const documented = Object.entries(document.paths as Record<string, object>).flatMap(
       ([path, operations]) => Object.keys(operations).map((method) => `${method} ${path}`),

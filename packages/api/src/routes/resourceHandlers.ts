@@ -7,11 +7,13 @@ import type { ListQuery, Page } from "../db/driver/recordReads.ts";
 import type { IdempotentWrite } from "../db/idempotencyKeys.ts";
 import type { RouteDeps } from "../deps.ts";
 import type { AuthContext, Scope } from "../domain/auth.ts";
+import type { EndpointSpec } from "../http/endpoint.ts";
 import { type PresentContext, presentContext } from "../presenters/context.ts";
 import { paginationOf } from "../presenters/pagination.ts";
 
 type Present<View, Item> = (view: View, ctx: PresentContext) => Item;
 type Files = Partial<Record<string, Buffer>>;
+type Answers = EndpointSpec["responses"];
 
 interface Input {
   auth: AuthContext;
@@ -76,41 +78,47 @@ type Create<Body, View> = (
   idempotency: IdempotentWrite | undefined,
 ) => Promise<View>;
 
+/** A create answers 201, and 202 as well when its declaration lists one. */
+type CreatedStatus<A extends Answers> = 202 extends keyof A ? 201 | 202 : 201;
+
 /**
- * 201 with the object and its Location (under `collection`); for an object made final on-chain
- * (`onChain`), 202 with the pending object while the chain does not have it yet. It can also
- * answer for an object created before (a retry whose first request died after its commit), as
- * the create would have: through `settle` (which waits for the chain) when the service has one.
+ * 201 with the object and its Location (under the declaration's path); when the declaration
+ * lists a 202 (an object made final on-chain), 202 with the pending object while the chain does
+ * not have it yet. It can also answer for an object created before (a retry whose first request
+ * died after its commit), as the create would have: through `settle` (which waits for the chain)
+ * when the service has one. `implement` makes it from the declaration it binds it to.
  */
-export function creating<Body, View extends Made, Item, OnChain extends boolean = false>(
+export function creating<Body, View extends Made, Item>(
   service: { create: Create<Body, View>; get: Read<View>; settle?: Read<View> },
   present: Present<View, Item>,
-  collection: string,
-  onChain?: OnChain,
 ) {
-  const answer = (view: View, baseUrl: string, deps: RouteDeps) => {
-    const pending = onChain === true && view.row.status === "pending";
-    const status = (pending ? 202 : 201) as OnChain extends true ? 201 | 202 : 201;
-    const data = present(view, presentContext(deps, baseUrl));
-    return { status, body: { data }, headers: { Location: `${collection}/${view.row.id}` } };
-  };
-  const handle = async (
-    input: Input & { body: Body; idempotency?: IdempotentWrite },
-    deps: RouteDeps,
-  ) => {
-    const { auth, body, files, idempotency, baseUrl } = input;
-    return answer(await service.create(deps, auth, body, files, idempotency), baseUrl, deps);
-  };
-  return Object.assign(handle, {
-    async recover(
-      location: string,
-      input: { auth?: AuthContext; baseUrl: string },
+  const fromSpec = <A extends Answers>({ path, responses }: { path: string; responses: A }) => {
+    const mayPend = 202 in responses;
+    const answer = (view: View, baseUrl: string, deps: RouteDeps) => {
+      const pending = mayPend && view.row.status === "pending";
+      const status = (pending ? 202 : 201) as CreatedStatus<A>;
+      const data = present(view, presentContext(deps, baseUrl));
+      return { status, body: { data }, headers: { Location: `${path}/${view.row.id}` } };
+    };
+    const handle = async (
+      input: Input & { body: Body; idempotency?: IdempotentWrite },
       deps: RouteDeps,
-    ) {
-      const id = location.slice(location.lastIndexOf("/") + 1);
-      if (!input.auth) throw new Error("a create is answered for a key");
-      const read = service.settle ?? service.get;
-      return answer(await read(deps, input.auth, id), input.baseUrl, deps);
-    },
-  });
+    ) => {
+      const { auth, body, files, idempotency, baseUrl } = input;
+      return answer(await service.create(deps, auth, body, files, idempotency), baseUrl, deps);
+    };
+    return Object.assign(handle, {
+      async recover(
+        location: string,
+        input: { auth?: AuthContext; baseUrl: string },
+        deps: RouteDeps,
+      ) {
+        const id = location.slice(location.lastIndexOf("/") + 1);
+        if (!input.auth) throw new Error("a create is answered for a key");
+        const read = service.settle ?? service.get;
+        return answer(await read(deps, input.auth, id), input.baseUrl, deps);
+      },
+    });
+  };
+  return { fromSpec };
 }
