@@ -5,8 +5,8 @@
 import { randomUUID } from "node:crypto";
 import { getAddress } from "viem";
 import { describe, expect, it } from "vitest";
+import { chainFlowPerFile, TIMEOUT } from "../test/chainFlow.ts";
 import { expect400Naming } from "../test/refusals.ts";
-import { chainFlowPerFile, TIMEOUT } from "./chainFlow.testkit.ts";
 
 const { t, stack, org, createCollectible } = chainFlowPerFile();
 

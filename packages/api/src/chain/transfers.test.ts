@@ -9,9 +9,9 @@ import { Webhook as Verifier } from "standardwebhooks";
 import type { Address } from "viem";
 import { expect, it } from "vitest";
 import { chainAccounts, devAccount } from "../test/chainAccounts.ts";
+import { flowHelpers } from "../test/chainFlow.ts";
 import { until } from "../test/faults.ts";
 import { chainAppPerFile, webhookReceiverPerFile } from "../test/perFile.ts";
-import { flowHelpers } from "./chainFlow.testkit.ts";
 
 const { t, stack, org } = chainAppPerFile({
   organization: "Movers",

@@ -1,7 +1,7 @@
 /**
  * A user proves a wallet of their own with a Sign-In with Ethereum signature over a nonce this
  * API issued for them, and it becomes their linked wallet (where their tokens can move home:
- * chain/transfersHome.test.ts). Every refusal names what was wrong.
+ * transfersHome.test.ts). Every refusal names what was wrong.
  */
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createSiweMessage, generateSiweNonce, parseSiweMessage } from "viem/siwe";

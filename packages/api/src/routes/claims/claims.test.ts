@@ -1,10 +1,10 @@
 import { createIndexerReader } from "@collectibles/indexer/reader";
 import { type Address, erc1155Abi, getAddress } from "viem";
 import { describe, expect, it } from "vitest";
-import { Claim } from "../schemas/claims.ts";
-import { dataEnvelope, listEnvelope } from "../schemas/common.ts";
-import { claimedOnChain } from "../test/agreement.ts";
-import { chainFlowPerFile, TIMEOUT } from "./chainFlow.testkit.ts";
+import { Claim } from "../../schemas/claims.ts";
+import { dataEnvelope, listEnvelope } from "../../schemas/common.ts";
+import { claimedOnChain } from "../../test/agreement.ts";
+import { chainFlowPerFile, TIMEOUT } from "../../test/chainFlow.ts";
 
 const { t, stack, createCollectible, createUser } = chainFlowPerFile();
 

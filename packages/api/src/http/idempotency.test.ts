@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { claimedOnChain } from "../test/agreement.ts";
-import { chainFlowPerFile, TIMEOUT } from "./chainFlow.testkit.ts";
+import { chainFlowPerFile, TIMEOUT } from "../test/chainFlow.ts";
 
 const { t, stack, org, createCollectible } = chainFlowPerFile();
 

@@ -6,11 +6,11 @@
 import type { ThrowAwayDatabase } from "@collectibles/devkit/postgres";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ListPosition } from "../lib/cursor.ts";
-import { createPostgresDatabase } from "../test/testDatabase.ts";
-import { type DatabaseHandle, openDatabase } from "./driver/client.ts";
-import { rowsOf } from "./driver/rows.ts";
-import { listUsers } from "./users.ts";
+import type { ListPosition } from "../../lib/cursor.ts";
+import { createPostgresDatabase } from "../../test/testDatabase.ts";
+import { listUsers } from "../users.ts";
+import { type DatabaseHandle, openDatabase } from "./client.ts";
+import { rowsOf } from "./rows.ts";
 
 describe("list pages on PostgreSQL", () => {
   let created: ThrowAwayDatabase;

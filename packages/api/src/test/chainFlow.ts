@@ -6,8 +6,8 @@ import type { Address } from "viem";
 import { expect } from "vitest";
 import { Collectible } from "../schemas/collectibles.ts";
 import { dataEnvelope } from "../schemas/common.ts";
-import { chainAppPerFile } from "../test/perFile.ts";
-import type { TestApp } from "../test/testApp.ts";
+import { chainAppPerFile } from "./perFile.ts";
+import type { TestApp } from "./testApp.ts";
 
 /** Real chain, indexer and database: generous on a busy 2-core CI machine. */
 export const TIMEOUT = 120_000;

@@ -5,10 +5,10 @@
  */
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { confirmedObjects } from "../test/confirmedObjects.ts";
-import { until } from "../test/faults.ts";
-import { chainAppPerFile } from "../test/perFile.ts";
-import { expect400Naming } from "../test/refusals.ts";
+import { confirmedObjects } from "../../test/confirmedObjects.ts";
+import { until } from "../../test/faults.ts";
+import { chainAppPerFile } from "../../test/perFile.ts";
+import { expect400Naming } from "../../test/refusals.ts";
 
 const TIMEOUT = 120_000;
 

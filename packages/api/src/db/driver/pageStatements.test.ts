@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../test/testDatabase.ts";
-import { isoTime, pageStatement } from "./driver/pageStatements.ts";
-import { findOrganization, listOrganizations } from "./organizations.ts";
-import { organizations } from "./schema.ts";
+import { createTestDatabase, type TestDatabase } from "../../test/testDatabase.ts";
+import { findOrganization, listOrganizations } from "../organizations.ts";
+import { organizations } from "../schema.ts";
+import { isoTime, pageStatement } from "./pageStatements.ts";
 
 let database: TestDatabase;
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createPostgresDatabase } from "../test/testDatabase.ts";
-import { openDatabase } from "./driver/client.ts";
-import { rowsOf } from "./driver/rows.ts";
+import { createPostgresDatabase } from "../../test/testDatabase.ts";
+import { openDatabase } from "./client.ts";
+import { rowsOf } from "./rows.ts";
 
 const TABLES = [
   "api_keys",
