@@ -2,7 +2,7 @@
  * Moves of tokens from users' service wallets to their linked wallets: what a request stores,
  * what the worker (chain/homeSender.ts) takes, and what it records.
  */
-import { and, asc, desc, eq, getTableColumns, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "./driver/client.ts";
 import { claims, users } from "./schema.ts";
 import { type MoveStatus, transfersHome } from "./walletSchema.ts";
@@ -17,18 +17,30 @@ const withToken = { ...getTableColumns(transfersHome), collectibleId: claims.col
 
 /**
  * The user's confirmed claims whose token is recorded at `wallet` (minted there and not moved
- * since, as the transfer follower knows it), or only `claimId` among them.
+ * since, as the transfer follower knows it), or only `claimId` among them. A claim asked for by
+ * id whose token a confirmed move took to `movedTo` (the linked wallet) counts too, so a request
+ * arriving after the move and the follower answers that move, as one arriving before them does.
  */
 export function claimsHeldAt(
   q: Queryable,
   userId: string,
   wallet: string,
   claimId?: string,
+  movedTo?: string,
 ): Promise<{ id: string; collectibleId: string }[]> {
+  const holder = sql`lower(coalesce(${claims.heldBy}, ${claims.mintedTo}))`;
+  const movedHome =
+    claimId && movedTo
+      ? sql`(${holder} = lower(${movedTo}) and exists (select 1 from ${transfersHome}
+          where ${transfersHome.claimId} = ${claims.id} and ${transfersHome.status} = 'confirmed'
+          and lower(${transfersHome.toAddress}) = lower(${movedTo})))`
+      : undefined;
   const conditions: (SQL | undefined)[] = [
     eq(claims.holderId, userId),
     eq(claims.status, "confirmed"),
-    sql`lower(coalesce(${claims.heldBy}, ${claims.mintedTo})) = lower(${wallet})`,
+    movedHome
+      ? or(sql`${holder} = lower(${wallet})`, movedHome)
+      : sql`${holder} = lower(${wallet})`,
     claimId ? eq(claims.id, claimId) : undefined,
   ];
   return q

@@ -63,7 +63,7 @@ export async function moveHome<Item>(
     if (claimId && !(await userHasClaim(tx, user.id, claimId))) {
       throw notFound("claim", claimId, "claim_id", "among the user's claims");
     }
-    const held = await claimsHeldAt(tx, user.id, user.walletAddress, claimId);
+    const held = await claimsHeldAt(tx, user.id, user.walletAddress, claimId, user.linkedWallet);
     if (held.length === 0) {
       throw walletRefusal(
         "token_not_in_service_wallet",
