@@ -28,7 +28,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["http/"],
   ["middleware/"],
   // Workers that run beside requests: the relayer and followers, the webhook sender.
-  ["chain/", "webhooks/sender.ts"],
+  ["chain/", "webhookSender.ts"],
   // Views as JSON, and events presented through the services that read their objects.
   ["presenters/"],
   // The rules and transactions of each resource.

@@ -18,7 +18,7 @@ import { boundHeapGrowth, collectStartupGarbage } from "./heap.ts";
 import { createHttpServer } from "./http/server.ts";
 import { createLogger } from "./logger.ts";
 import { startHousekeeping } from "./services/housekeeping.ts";
-import { startWebhookSender } from "./webhooks/sender.ts";
+import { startWebhookSender } from "./webhookSender.ts";
 
 boundHeapGrowth();
 

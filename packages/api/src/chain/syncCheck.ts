@@ -9,7 +9,7 @@
 import type { IndexerReader } from "@collectibles/indexer/reader";
 import { pendingBacklog } from "../db/chainIntents.ts";
 import type { Database } from "../db/driver/client.ts";
-import { transfersFollowedTo } from "../db/holders.ts";
+import { transfersFollowedTo } from "../db/transfersFollowed.ts";
 import type { ReadinessCheck } from "../deps.ts";
 import type { ChainClient } from "./chainClient.ts";
 

@@ -7,7 +7,7 @@
 import type { IndexerReader } from "@collectibles/indexer/reader";
 import { getAddress } from "viem";
 import type { Queryable } from "../db/driver/client.ts";
-import { recordHolders, transfersFollowedTo } from "../db/holders.ts";
+import { recordHolders, transfersFollowedTo } from "../db/transfersFollowed.ts";
 import { pollLoop } from "../lib/pollLoop.ts";
 import type { Logger } from "../logger.ts";
 

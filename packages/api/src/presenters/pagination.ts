@@ -2,7 +2,7 @@
  * A list answer's `pagination`: `page` from 1 (null for a page asked by cursor), `size` is the
  * page size (limit), and `next_cursor` the position after the page's last row when more may follow.
  */
-import type { PageRequest } from "../db/driver/pagination.ts";
+import type { PageRequest } from "../db/driver/recordReads.ts";
 
 export interface Pagination {
   /** Null for a page asked by cursor. */

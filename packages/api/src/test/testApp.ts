@@ -16,7 +16,7 @@ import { DatabaseImageStorage } from "../images/databaseImageStorage.ts";
 import { LocalImageStorage } from "../images/imageStorage.ts";
 import { createLogger, type Logger } from "../logger.ts";
 import { createWallets, type Wallets } from "../wallets/wallets.ts";
-import { startWebhookSender } from "../webhooks/sender.ts";
+import { startWebhookSender } from "../webhookSender.ts";
 import { TEST_MNEMONIC } from "./constants.ts";
 import { createTestDatabase, type TestDatabase } from "./testDatabase.ts";
 

@@ -32,9 +32,21 @@ import {
   pageStatement,
   type Shown,
 } from "./pageStatements.ts";
-import { offsetOf, type PageRequest } from "./pagination.ts";
 import { preparedOnce } from "./prepared.ts";
 import { rowsOf } from "./rows.ts";
+
+/** Where a list's page starts: `page` from 1, or a `cursor` instead (the page starts after it). */
+export interface PageRequest {
+  /** Absent: the first page (or the page after `cursor`). */
+  page?: number;
+  limit: number;
+  /** Read from `?cursor=`: the page starts after this position, whatever its depth. */
+  cursor?: ListPosition;
+}
+
+function offsetOf({ page, limit, cursor }: PageRequest): number {
+  return cursor ? 0 : ((page ?? 1) - 1) * limit;
+}
 
 /** A list request: the page and the query's filters (named as in the query string). */
 export type ListQuery = PageRequest & Record<string, unknown>;

@@ -11,12 +11,12 @@ import {
   recordAttempt,
   type TakenMessage,
   takeDueMessages,
-} from "../db/webhooks.ts";
-import type { RouteDeps } from "../deps.ts";
-import { pollLoop } from "../lib/pollLoop.ts";
-import { eventBody, presentNewEvents } from "../presenters/events.ts";
-import { postWebhook } from "./post.ts";
-import { signedHeaders } from "./signature.ts";
+} from "./db/webhooks.ts";
+import type { RouteDeps } from "./deps.ts";
+import { pollLoop } from "./lib/pollLoop.ts";
+import { eventBody, presentNewEvents } from "./presenters/events.ts";
+import { postWebhook } from "./webhooks/post.ts";
+import { signedHeaders } from "./webhooks/signature.ts";
 
 /** Messages sent at once per process. */
 const AT_ONCE = 16;
