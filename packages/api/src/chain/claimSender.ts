@@ -8,15 +8,16 @@
  * halves, recursively, and its claims keep to that size from then on (`batch_limit`); a claim
  * that alone would revert fails with the revert's name.
  */
+
 import { encodeClaimRuns, SkipReason, uuidToBytes16 } from "@collectibles/contracts";
 import type { Address } from "viem";
 import {
   type ClaimIntent,
   limitClaimBatches,
-  markClaimFailed,
   markClaimsMined,
   unsentClaims,
 } from "../db/chainIntents.ts";
+import { markClaimFailed } from "../services/chainOutcomes.ts";
 import {
   blockOf,
   type ClaimBatchCall,

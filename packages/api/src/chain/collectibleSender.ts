@@ -3,13 +3,14 @@
  * already has (a resend after an unknown outcome) counts as mined; one it refuses fails with the
  * revert's name, and so do the claims waiting for it.
  */
+
 import { uuidToBytes16 } from "@collectibles/contracts";
 import {
   type CollectibleIntent,
-  markCollectibleFailed,
   markCollectibleMined,
   unsentCollectibles,
 } from "../db/chainIntents.ts";
+import { markCollectibleFailed } from "../services/chainOutcomes.ts";
 import { blockOf, type ContractCall, idOf, RevertedError } from "./contractCalls.ts";
 import { dispatch, type Job, type RelayerContext } from "./relayerContext.ts";
 

@@ -7,17 +7,17 @@
  * the finalized block become final. Only rows not yet final are watched, and a round reads one
  * block (the highest that holds a row) unless that one was replaced.
  */
+
 import type { Database } from "../db/driver/client.ts";
 import {
   adoptBlockHash,
   confirmedNotFinal,
-  finalizeUpTo,
   type RecordedBlock,
   rowsInBlocks,
-  takeBack,
   unfinalizedBlocks,
 } from "../db/finality.ts";
 import type { ReadinessCheck, ReorgSeen } from "../deps.ts";
+import { finalizeUpTo, takeBack } from "../services/chainOutcomes.ts";
 import type { ChainBlock } from "./chainClient.ts";
 import type { RelayerContext } from "./relayerContext.ts";
 

@@ -13,10 +13,10 @@
  *   back to pending, and rows below the chain's finalized block become final.
  * - Fees stop at the configured cap, and `status()` names a transaction stuck there.
  */
+
 import type { IndexerReader } from "@collectibles/indexer/reader";
 import { BaseError } from "viem";
 import {
-  confirmMinedUpTo,
   highestMinedPendingBlock,
   type MintFacts,
   minedPendingClaimIds,
@@ -24,6 +24,7 @@ import {
 import type { DatabaseHandle, SessionLock } from "../db/driver/client.ts";
 import type { ReorgSeen } from "../deps.ts";
 import type { Logger } from "../logger.ts";
+import { confirmMinedUpTo } from "../services/chainOutcomes.ts";
 import { type AuditOptions, auditChain, ChainMismatchError } from "./chainAudit.ts";
 import type { ChainClient } from "./chainClient.ts";
 import { sendClaims } from "./claimSender.ts";

@@ -4,12 +4,14 @@
  * `claim.transferred` event. Every API process with an indexer runs one; recording a holder
  * already recorded does nothing, so two followers never report one transfer twice.
  */
+
 import type { IndexerReader } from "@collectibles/indexer/reader";
 import { getAddress } from "viem";
 import type { Queryable } from "../db/driver/client.ts";
-import { recordHolders, transfersFollowedTo } from "../db/transfersFollowed.ts";
+import { transfersFollowedTo } from "../db/transfersFollowed.ts";
 import { pollLoop } from "../lib/pollLoop.ts";
 import type { Logger } from "../logger.ts";
+import { recordHolders } from "../services/chainOutcomes.ts";
 
 const POLL_MS = 1_000;
 /** Tokens read from the indexer per call. */

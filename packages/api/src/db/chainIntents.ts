@@ -5,7 +5,6 @@
 import { and, asc, eq, inArray, isNotNull, isNull, lte, type SQL, sql } from "drizzle-orm";
 import { collectibleClaimCounts } from "./countSchema.ts";
 import type { Queryable } from "./driver/client.ts";
-import { claimEventObjects, recordEvents } from "./events.ts";
 import { claims, collectibles } from "./schema.ts";
 
 export type CollectibleIntent = Pick<
@@ -108,30 +107,36 @@ export async function markCollectibleMined(
     .where(and(eq(collectibles.id, id), eq(collectibles.status, "pending")));
 }
 
-/** A collectible the chain refused: it fails, and so do the claims waiting for it. */
-export async function markCollectibleFailed(q: Queryable, id: string, reason: string) {
-  await q.transaction(async (tx) => {
-    const failed = await tx
-      .update(collectibles)
-      .set({ status: "failed", failureReason: reason, updatedAt: sql`now()` })
-      .where(and(eq(collectibles.id, id), eq(collectibles.status, "pending")))
-      .returning({ id: collectibles.id, organizationId: collectibles.organizationId });
-    const failedClaims = await tx
-      .update(claims)
-      .set({
-        status: "failed",
-        failureReason: "the collectible could not be created",
-        updatedAt: sql`now()`,
-      })
-      .where(and(eq(claims.collectibleId, id), eq(claims.status, "pending")))
-      .returning({ id: claims.id });
-    await recordEvents(tx, "collectible.failed", failed);
-    const organizationId = failed[0]?.organizationId;
-    if (organizationId) {
-      const objects = failedClaims.map((claim) => ({ id: claim.id, organizationId }));
-      await recordEvents(tx, "claim.failed", objects);
-    }
-  });
+/** The changed rows an event tells of: collectibles with their organization, claims by id. */
+export interface ChangedRows {
+  collectibles: { id: string; organizationId: string }[];
+  claims: string[];
+}
+
+/**
+ * A collectible the chain refused: it fails, and so do the claims waiting for it. Run in the
+ * transaction that records the events (services/chainOutcomes.ts).
+ */
+export async function failCollectible(
+  tx: Queryable,
+  id: string,
+  reason: string,
+): Promise<ChangedRows> {
+  const failed = await tx
+    .update(collectibles)
+    .set({ status: "failed", failureReason: reason, updatedAt: sql`now()` })
+    .where(and(eq(collectibles.id, id), eq(collectibles.status, "pending")))
+    .returning({ id: collectibles.id, organizationId: collectibles.organizationId });
+  const failedClaims = await tx
+    .update(claims)
+    .set({
+      status: "failed",
+      failureReason: "the collectible could not be created",
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(claims.collectibleId, id), eq(claims.status, "pending")))
+    .returning({ id: claims.id });
+  return { collectibles: failed, claims: failedClaims.map((claim) => claim.id) };
 }
 
 export async function markClaimsMined(
@@ -158,41 +163,41 @@ export async function limitClaimBatches(q: Queryable, ids: string[], limit: numb
 
 /**
  * A claim the chain refused: it fails and gives its place in the supply back. `hash` is the
- * transaction that skipped it, when one did (kept for audit; the claim has no token).
+ * transaction that skipped it, when one did (kept for audit; the claim has no token). Answers
+ * the claim with its organization when it was pending; run in the transaction that records the
+ * event.
  */
-export async function markClaimFailed(
-  q: Queryable,
+export async function failClaim(
+  tx: Queryable,
   id: string,
   reason: string,
-  hash: string | null = null,
-): Promise<void> {
-  await q.transaction(async (tx) => {
-    // The collectible's row first, as a claim's insert takes it: then the claim, whose status
-    // change updates the list counters (taking them in the other order could deadlock).
-    const [collectible] = await tx
-      .select({ id: collectibles.id, organizationId: collectibles.organizationId })
-      .from(collectibles)
-      .where(
-        sql`${collectibles.id} = (select ${claims.collectibleId} from ${claims} where ${claims.id} = ${id})`,
-      )
-      .for("update");
-    const [failed] = await tx
-      .update(claims)
-      .set({
-        status: "failed",
-        failureReason: reason,
-        transactionHash: hash ?? sql`${claims.transactionHash}`,
-        updatedAt: sql`now()`,
-      })
-      .where(and(eq(claims.id, id), eq(claims.status, "pending")))
-      .returning({ id: claims.id });
-    if (!failed || !collectible) return;
-    await tx
-      .update(collectibles)
-      .set({ reservedCount: sql`${collectibles.reservedCount} - 1` })
-      .where(eq(collectibles.id, collectible.id));
-    await recordEvents(tx, "claim.failed", [{ id, organizationId: collectible.organizationId }]);
-  });
+  hash: string | null,
+): Promise<{ id: string; organizationId: string } | null> {
+  // The collectible's row first, as a claim's insert takes it: then the claim, whose status
+  // change updates the list counters (taking them in the other order could deadlock).
+  const [collectible] = await tx
+    .select({ id: collectibles.id, organizationId: collectibles.organizationId })
+    .from(collectibles)
+    .where(
+      sql`${collectibles.id} = (select ${claims.collectibleId} from ${claims} where ${claims.id} = ${id})`,
+    )
+    .for("update");
+  const [failed] = await tx
+    .update(claims)
+    .set({
+      status: "failed",
+      failureReason: reason,
+      transactionHash: hash ?? sql`${claims.transactionHash}`,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(claims.id, id), eq(claims.status, "pending")))
+    .returning({ id: claims.id });
+  if (!failed || !collectible) return null;
+  await tx
+    .update(collectibles)
+    .set({ reservedCount: sql`${collectibles.reservedCount} - 1` })
+    .where(eq(collectibles.id, collectible.id));
+  return { id, organizationId: collectible.organizationId };
 }
 
 /** The highest mined block among rows still pending, or null when none waits for the indexer. */
@@ -244,45 +249,38 @@ export interface MintFacts {
 
 /**
  * Rows mined at or below `block` (which the indexer has) become confirmed, claims with their
- * mint facts (as the indexer has them) when known; answers how many rows changed.
+ * mint facts (as the indexer has them) when known; answers the rows. Run in the transaction
+ * that records the events.
  */
-export function confirmMinedUpTo(
-  q: Queryable,
+export async function confirmRowsMinedUpTo(
+  tx: Queryable,
   block: bigint,
-  mints: ReadonlyMap<string, MintFacts> = new Map(),
-): Promise<number> {
-  return q.transaction(async (tx) => {
-    const confirmed = await tx
-      .update(collectibles)
-      .set({ status: "confirmed", updatedAt: sql`now()` })
-      .where(and(eq(collectibles.status, "pending"), lte(collectibles.minedBlock, block)))
-      .returning({ id: collectibles.id, organizationId: collectibles.organizationId });
-    await lockClaimCounters(
-      tx,
-      sql`select ${claims.collectibleId} from ${claims} where ${and(eq(claims.status, "pending"), lte(claims.minedBlock, block))}`,
+  mints: ReadonlyMap<string, MintFacts>,
+): Promise<ChangedRows> {
+  const confirmed = await tx
+    .update(collectibles)
+    .set({ status: "confirmed", updatedAt: sql`now()` })
+    .where(and(eq(collectibles.status, "pending"), lte(collectibles.minedBlock, block)))
+    .returning({ id: collectibles.id, organizationId: collectibles.organizationId });
+  await lockClaimCounters(
+    tx,
+    sql`select ${claims.collectibleId} from ${claims} where ${and(eq(claims.status, "pending"), lte(claims.minedBlock, block))}`,
+  );
+  const confirmedClaims = await tx
+    .update(claims)
+    .set({ status: "confirmed", updatedAt: sql`now()` })
+    .where(and(eq(claims.status, "pending"), lte(claims.minedBlock, block)))
+    .returning({ id: claims.id });
+  if (mints.size > 0) {
+    const values = [...mints].map(
+      ([id, mint]) => sql`(${id}::uuid, ${mint.edition}::int, ${mint.transactionHash})`,
     );
-    const confirmedClaims = await tx
-      .update(claims)
-      .set({ status: "confirmed", updatedAt: sql`now()` })
-      .where(and(eq(claims.status, "pending"), lte(claims.minedBlock, block)))
-      .returning({ id: claims.id });
-    if (mints.size > 0) {
-      const values = [...mints].map(
-        ([id, mint]) => sql`(${id}::uuid, ${mint.edition}::int, ${mint.transactionHash})`,
-      );
-      await tx.execute(sql`
+    await tx.execute(sql`
         update claims set edition = known.edition, transaction_hash = known.hash
         from (values ${sql.join(values, sql`, `)}) as known(id, edition, hash)
         where claims.id = known.id`);
-    }
-    await recordEvents(tx, "collectible.confirmed", confirmed);
-    const claimObjects = await claimEventObjects(
-      tx,
-      confirmedClaims.map((claim) => claim.id),
-    );
-    await recordEvents(tx, "claim.confirmed", claimObjects);
-    return confirmed.length + confirmedClaims.length;
-  });
+  }
+  return { collectibles: confirmed, claims: confirmedClaims.map((claim) => claim.id) };
 }
 
 /** What the relayer has not finished: pending rows, and when the oldest was accepted. */

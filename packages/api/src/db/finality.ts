@@ -3,9 +3,8 @@
  * they were recorded in; taking back rows whose block a reorg replaced; marking rows final.
  */
 import { and, eq, inArray, isNotNull, isNull, lte, sql } from "drizzle-orm";
-import { lockClaimCounters } from "./chainIntents.ts";
-import type { Database, Queryable } from "./driver/client.ts";
-import { claimEventObjects, recordEvents } from "./events.ts";
+import { type ChangedRows, lockClaimCounters } from "./chainIntents.ts";
+import type { Queryable } from "./driver/client.ts";
 import { claims, collectibles } from "./schema.ts";
 
 /** A block as the relayer recorded it. `hash` is null on rows mined before hashes were kept. */
@@ -76,14 +75,14 @@ export interface Retaken {
  * Takes back rows whose block left the canonical chain: each is pending again, without its
  * edition. One the chain still has (mined again elsewhere) is recorded at the head, so it is
  * confirmed again with the indexer's new facts; one the chain lacks is unsent, so the relayer
- * sends it again (the contract's claim ids make that safe). A row that was confirmed gets a
- * `*.reorged` event: its confirmation is withdrawn.
+ * sends it again (the contract's claim ids make that safe). Answers the rows that were
+ * confirmed (their confirmation is withdrawn); run in the transaction that records the events.
  */
-export async function takeBack(
-  db: Database,
+export async function takeBackRows(
+  tx: Queryable,
   retaken: { collectibles: Retaken[]; claims: Retaken[] },
   head: { number: bigint; hash: string },
-): Promise<void> {
+): Promise<ChangedRows> {
   const back = (onChain: boolean) => ({
     status: "pending" as const,
     minedBlock: onChain ? head.number : null,
@@ -91,46 +90,41 @@ export async function takeBack(
     transactionHash: onChain ? undefined : null,
     updatedAt: sql`now()`,
   });
-  await db.transaction(async (tx) => {
-    const collectibleIds = retaken.collectibles.map((r) => r.id);
-    if (collectibleIds.length > 0) {
-      const wasConfirmed = await confirmedBefore(tx, collectibles, collectibleIds);
-      const withdrawn: { id: string; organizationId: string }[] = [];
-      for (const onChain of [true, false]) {
-        const ids = retaken.collectibles.filter((r) => r.onChain === onChain).map((r) => r.id);
-        if (ids.length === 0) continue;
-        withdrawn.push(
-          ...(await tx
-            .update(collectibles)
-            .set(back(onChain))
-            .where(inArray(collectibles.id, ids))
-            .returning({ id: collectibles.id, organizationId: collectibles.organizationId })),
-        );
-      }
-      const objects = withdrawn.filter((row) => wasConfirmed.has(row.id));
-      await recordEvents(tx, "collectible.reorged", objects);
-    }
-    const claimIds = retaken.claims.map((r) => r.id);
-    if (claimIds.length === 0) return;
-    await lockClaimCounters(
-      tx,
-      sql`select ${claims.collectibleId} from ${claims} where ${inArray(claims.id, claimIds)}`,
-    );
-    const wasConfirmed = await confirmedBefore(tx, claims, claimIds);
+  const withdrawn: ChangedRows = { collectibles: [], claims: [] };
+  const collectibleIds = retaken.collectibles.map((r) => r.id);
+  if (collectibleIds.length > 0) {
+    const wasConfirmed = await confirmedBefore(tx, collectibles, collectibleIds);
+    const taken: { id: string; organizationId: string }[] = [];
     for (const onChain of [true, false]) {
-      const ids = retaken.claims.filter((r) => r.onChain === onChain).map((r) => r.id);
+      const ids = retaken.collectibles.filter((r) => r.onChain === onChain).map((r) => r.id);
       if (ids.length === 0) continue;
-      await tx
-        .update(claims)
-        .set({ ...back(onChain), edition: null })
-        .where(inArray(claims.id, ids));
+      taken.push(
+        ...(await tx
+          .update(collectibles)
+          .set(back(onChain))
+          .where(inArray(collectibles.id, ids))
+          .returning({ id: collectibles.id, organizationId: collectibles.organizationId })),
+      );
     }
-    const objects = await claimEventObjects(
-      tx,
-      claimIds.filter((id) => wasConfirmed.has(id)),
-    );
-    await recordEvents(tx, "claim.reorged", objects);
-  });
+    withdrawn.collectibles = taken.filter((row) => wasConfirmed.has(row.id));
+  }
+  const claimIds = retaken.claims.map((r) => r.id);
+  if (claimIds.length === 0) return withdrawn;
+  await lockClaimCounters(
+    tx,
+    sql`select ${claims.collectibleId} from ${claims} where ${inArray(claims.id, claimIds)}`,
+  );
+  const wasConfirmed = await confirmedBefore(tx, claims, claimIds);
+  for (const onChain of [true, false]) {
+    const ids = retaken.claims.filter((r) => r.onChain === onChain).map((r) => r.id);
+    if (ids.length === 0) continue;
+    await tx
+      .update(claims)
+      .set({ ...back(onChain), edition: null })
+      .where(inArray(claims.id, ids));
+  }
+  withdrawn.claims = claimIds.filter((id) => wasConfirmed.has(id));
+  return withdrawn;
 }
 
 /** Which of these rows are confirmed (read before they change). */
@@ -143,31 +137,23 @@ async function confirmedBefore(q: Queryable, t: Table, ids: string[]): Promise<S
 }
 
 /**
- * Confirmed rows mined at or below the chain's finalized block become final (`finalized_at`),
- * each with a `*.finalized` event; answers how many.
+ * Confirmed rows mined at or below the chain's finalized block become final (`finalized_at`);
+ * answers them. Run in the transaction that records the events.
  */
-export function finalizeUpTo(db: Database, finalized: bigint): Promise<number> {
-  return db.transaction(async (tx) => {
-    const due = (t: Table) =>
-      and(eq(t.status, "confirmed"), isNull(t.finalizedAt), lte(t.minedBlock, finalized));
-    const final = await tx
-      .update(collectibles)
-      .set({ finalizedAt: sql`now()`, updatedAt: sql`now()` })
-      .where(due(collectibles))
-      .returning({ id: collectibles.id, organizationId: collectibles.organizationId });
-    const finalClaims = await tx
-      .update(claims)
-      .set({ finalizedAt: sql`now()`, updatedAt: sql`now()` })
-      .where(due(claims))
-      .returning({ id: claims.id });
-    await recordEvents(tx, "collectible.finalized", final);
-    const objects = await claimEventObjects(
-      tx,
-      finalClaims.map((claim) => claim.id),
-    );
-    await recordEvents(tx, "claim.finalized", objects);
-    return final.length + finalClaims.length;
-  });
+export async function finalizeRowsUpTo(tx: Queryable, finalized: bigint): Promise<ChangedRows> {
+  const due = (t: Table) =>
+    and(eq(t.status, "confirmed"), isNull(t.finalizedAt), lte(t.minedBlock, finalized));
+  const final = await tx
+    .update(collectibles)
+    .set({ finalizedAt: sql`now()`, updatedAt: sql`now()` })
+    .where(due(collectibles))
+    .returning({ id: collectibles.id, organizationId: collectibles.organizationId });
+  const finalClaims = await tx
+    .update(claims)
+    .set({ finalizedAt: sql`now()`, updatedAt: sql`now()` })
+    .where(due(claims))
+    .returning({ id: claims.id });
+  return { collectibles: final, claims: finalClaims.map((claim) => claim.id) };
 }
 
 /** How many collectibles and claims are confirmed but not final. */

@@ -4,7 +4,6 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { Queryable } from "./driver/client.ts";
-import { claimEventObjects, recordEvents } from "./events.ts";
 import { claims, settings } from "./schema.ts";
 
 const POSITION_KEY = "transfers_followed_to_block";
@@ -19,44 +18,41 @@ export async function transfersFollowedTo(q: Queryable): Promise<bigint> {
 }
 
 /**
- * Records each claim's holder now, and a `claim.transferred` event for every confirmed claim
- * whose holder changed, in one transaction with the new position. A holder already recorded
- * changes nothing, so taking the same transfers in twice (two processes, a retry) gives no
- * second event. Answers how many claims changed holder.
+ * Records each claim's holder now, and the new position. A holder already recorded changes
+ * nothing, so taking the same transfers in twice (two processes, a retry) tells of no change
+ * twice. Answers how many claims changed holder, and the confirmed ones among them (their
+ * `claim.transferred` events); run in the transaction that records the events.
  */
-export function recordHolders(
-  q: Queryable,
+export async function recordHolderRows(
+  tx: Queryable,
   holders: readonly { claimId: string; holder: string }[],
   followedTo: bigint,
-): Promise<number> {
-  return q.transaction(async (tx) => {
-    const changed: { id: string; status: string }[] = [];
-    for (const { claimId, holder } of holders) {
-      changed.push(
-        ...(await tx
-          .update(claims)
-          .set({ heldBy: holder, updatedAt: sql`now()` })
-          .where(
-            and(
-              eq(claims.id, claimId),
-              sql`lower(coalesce(${claims.heldBy}, ${claims.mintedTo})) <> lower(${holder})`,
-            ),
-          )
-          .returning({ id: claims.id, status: claims.status })),
-      );
-    }
-    // A claim not yet confirmed reports its holder in its claim.confirmed event.
-    const moved = changed.filter((claim) => claim.status === "confirmed").map((c) => c.id);
-    await recordEvents(tx, "claim.transferred", await claimEventObjects(tx, moved));
-    await tx
-      .insert(settings)
-      .values({ key: POSITION_KEY, value: String(followedTo) })
-      .onConflictDoUpdate({
-        target: settings.key,
-        set: {
-          value: sql`greatest(${settings.value}::numeric, ${String(followedTo)}::numeric)::text`,
-        },
-      });
-    return changed.length;
-  });
+): Promise<{ changed: number; transferred: string[] }> {
+  const changed: { id: string; status: string }[] = [];
+  for (const { claimId, holder } of holders) {
+    changed.push(
+      ...(await tx
+        .update(claims)
+        .set({ heldBy: holder, updatedAt: sql`now()` })
+        .where(
+          and(
+            eq(claims.id, claimId),
+            sql`lower(coalesce(${claims.heldBy}, ${claims.mintedTo})) <> lower(${holder})`,
+          ),
+        )
+        .returning({ id: claims.id, status: claims.status })),
+    );
+  }
+  // A claim not yet confirmed reports its holder in its claim.confirmed event.
+  const transferred = changed.filter((claim) => claim.status === "confirmed").map((c) => c.id);
+  await tx
+    .insert(settings)
+    .values({ key: POSITION_KEY, value: String(followedTo) })
+    .onConflictDoUpdate({
+      target: settings.key,
+      set: {
+        value: sql`greatest(${settings.value}::numeric, ${String(followedTo)}::numeric)::text`,
+      },
+    });
+  return { changed: changed.length, transferred };
 }

@@ -1,0 +1,97 @@
+/**
+ * What the chain does to intents, each change in one transaction with the events it tells
+ * integrators (the outbox: db/events.ts): confirmed, failed, taken back by a reorg, final, and
+ * transferred. The rows' changes are db/'s; which events fire is decided here. The relayer and
+ * the followers in chain/ call these.
+ */
+import {
+  type ChangedRows,
+  confirmRowsMinedUpTo,
+  failClaim,
+  failCollectible,
+  type MintFacts,
+} from "../db/chainIntents.ts";
+import type { Queryable } from "../db/driver/client.ts";
+import { claimEventObjects, recordEvents } from "../db/events.ts";
+import { finalizeRowsUpTo, type Retaken, takeBackRows } from "../db/finality.ts";
+import { recordHolderRows } from "../db/transfersFollowed.ts";
+import type { EventType } from "../domain/events.ts";
+
+type Told = { collectibles: EventType; claims: EventType };
+
+/** Records each kind of row's event; a claim's names its organization (found here). */
+async function tell(tx: Queryable, rows: ChangedRows, told: Told): Promise<number> {
+  await recordEvents(tx, told.collectibles, rows.collectibles);
+  await recordEvents(tx, told.claims, await claimEventObjects(tx, rows.claims));
+  return rows.collectibles.length + rows.claims.length;
+}
+
+/** Mined rows the indexer has become confirmed; answers how many. */
+export function confirmMinedUpTo(
+  db: Queryable,
+  block: bigint,
+  mints: ReadonlyMap<string, MintFacts> = new Map(),
+): Promise<number> {
+  return db.transaction(async (tx) =>
+    tell(tx, await confirmRowsMinedUpTo(tx, block, mints), {
+      collectibles: "collectible.confirmed",
+      claims: "claim.confirmed",
+    }),
+  );
+}
+
+/** A collectible the chain refused fails, with the claims waiting for it. */
+export async function markCollectibleFailed(db: Queryable, id: string, reason: string) {
+  await db.transaction(async (tx) => {
+    const failed = await failCollectible(tx, id, reason);
+    await tell(tx, failed, { collectibles: "collectible.failed", claims: "claim.failed" });
+  });
+}
+
+/** A claim the chain refused fails and gives its place in the supply back. */
+export async function markClaimFailed(
+  db: Queryable,
+  id: string,
+  reason: string,
+  hash: string | null = null,
+) {
+  await db.transaction(async (tx) => {
+    const failed = await failClaim(tx, id, reason, hash);
+    if (failed) await recordEvents(tx, "claim.failed", [failed]);
+  });
+}
+
+/** Rows whose block left the chain are pending again; a confirmation withdrawn is told. */
+export async function takeBack(
+  db: Queryable,
+  retaken: { collectibles: Retaken[]; claims: Retaken[] },
+  head: { number: bigint; hash: string },
+) {
+  await db.transaction(async (tx) => {
+    const withdrawn = await takeBackRows(tx, retaken, head);
+    await tell(tx, withdrawn, { collectibles: "collectible.reorged", claims: "claim.reorged" });
+  });
+}
+
+/** Confirmed rows at or below the finalized block become final; answers how many. */
+export function finalizeUpTo(db: Queryable, finalized: bigint): Promise<number> {
+  return db.transaction(async (tx) =>
+    tell(tx, await finalizeRowsUpTo(tx, finalized), {
+      collectibles: "collectible.finalized",
+      claims: "claim.finalized",
+    }),
+  );
+}
+
+/** The holders the indexer's transfers show, and `claim.transferred` for each confirmed claim. */
+export function recordHolders(
+  db: Queryable,
+  holders: readonly { claimId: string; holder: string }[],
+  followedTo: bigint,
+): Promise<number> {
+  return db.transaction(async (tx) => {
+    const { changed, transferred } = await recordHolderRows(tx, holders, followedTo);
+    await recordEvents(tx, "claim.transferred", await claimEventObjects(tx, transferred));
+    return changed;
+  });
+}
