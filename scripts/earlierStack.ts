@@ -10,8 +10,11 @@
  * (where there is no /proc, while the pid is alive).
  */
 import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
-import { processAlive as alive, portAnswers } from "@collectibles/devkit/processes";
-import type { LocalData } from "./localData.ts";
+import {
+  processAlive as alive,
+  listeningSockets,
+  portAnswers,
+} from "@collectibles/devkit/processes";
 
 export interface RunningProcess {
   name: string;
@@ -35,6 +38,12 @@ export function commandOf(pid: number): string | undefined {
   }
 }
 
+/** A data folder, and where it keeps the marker of the stack running on it (`localData.ts`). */
+interface StackMarker {
+  dir: string;
+  marker: string;
+}
+
 /** Whether the recorded process still runs (and is still that process, not a reused pid). */
 function stillRunning(part: RunningProcess): boolean {
   if (part.pid === process.pid || !alive(part.pid)) return false;
@@ -42,7 +51,7 @@ function stillRunning(part: RunningProcess): boolean {
   return part.command === undefined || now === undefined || now === part.command;
 }
 
-function readMarker(data: LocalData): Marker | undefined {
+function readMarker(data: StackMarker): Marker | undefined {
   if (!existsSync(data.marker)) return undefined;
   try {
     return JSON.parse(readFileSync(data.marker, "utf8")) as Marker;
@@ -52,7 +61,7 @@ function readMarker(data: LocalData): Marker | undefined {
 }
 
 /** This start's marker: its pid and command, no parts yet. */
-export function writeMarker(data: LocalData): void {
+export function writeMarker(data: StackMarker): void {
   const marker: Marker = {
     pid: process.pid,
     command: commandOf(process.pid),
@@ -63,7 +72,7 @@ export function writeMarker(data: LocalData): void {
 }
 
 /** Adds a part this start runs on the data folder to its marker. */
-export function recordPart(data: LocalData, name: string, pid: number): void {
+export function recordPart(data: StackMarker, name: string, pid: number): void {
   const marker = readMarker(data);
   if (!marker || marker.pid !== process.pid) return;
   marker.parts = [...(marker.parts ?? []), { name, pid, command: commandOf(pid) }];
@@ -71,7 +80,7 @@ export function recordPart(data: LocalData, name: string, pid: number): void {
 }
 
 /** Why this start may not run on the data folder: what of an earlier start still runs there. */
-export function earlierStackOn(data: LocalData): string | undefined {
+export function earlierStackOn(data: StackMarker): string | undefined {
   const marker = readMarker(data);
   if (!marker) return undefined;
   if (stillRunning({ name: "pnpm start", ...marker })) {
@@ -90,29 +99,9 @@ export function earlierStackOn(data: LocalData): string | undefined {
   );
 }
 
-/** The socket inodes listening on `port` (Linux: /proc/net/tcp and tcp6). */
-function listeningInodes(port: number): Set<string> {
-  const inodes = new Set<string>();
-  for (const file of ["/proc/net/tcp", "/proc/net/tcp6"]) {
-    let table: string;
-    try {
-      table = readFileSync(file, "utf8");
-    } catch {
-      continue;
-    }
-    for (const line of table.split("\n").slice(1)) {
-      const fields = line.trim().split(/\s+/);
-      // Local address, state (0A: LISTEN), inode.
-      if (fields[3] !== "0A" || fields[9] === undefined) continue;
-      if (Number.parseInt(fields[1]?.split(":")[1] ?? "", 16) === port) inodes.add(fields[9]);
-    }
-  }
-  return inodes;
-}
-
 /** The process listening on `port`, where /proc says (Linux, and a process this user may see). */
 export function portHolder(port: number): RunningProcess | undefined {
-  const inodes = listeningInodes(port);
+  const inodes = new Set(listeningSockets(port).map((socket) => socket.inode));
   if (inodes.size === 0) return undefined;
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;

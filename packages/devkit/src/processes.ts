@@ -351,12 +351,9 @@ export async function httpAnswers(url: string): Promise<boolean> {
   }
 }
 
-/**
- * The addresses something listens on at `port` on this machine (Linux: /proc/net/tcp and tcp6),
- * as `127.0.0.1`, `0.0.0.0`, `::`, `::1`…: what a test checks to know who can connect.
- */
-export function listeningAddresses(port: number): string[] {
-  const found: string[] = [];
+/** The sockets listening on `port` (Linux: /proc/net/tcp and tcp6): each one's address and inode. */
+export function listeningSockets(port: number): { address: string; inode: string }[] {
+  const found: { address: string; inode: string }[] = [];
   for (const [file, v6] of [
     ["/proc/net/tcp", false],
     ["/proc/net/tcp6", true],
@@ -368,15 +365,24 @@ export function listeningAddresses(port: number): string[] {
       continue;
     }
     for (const line of table.split("\n").slice(1)) {
-      const [, local, , state] = line.trim().split(/\s+/);
-      // State 0A is LISTEN.
-      if (!local || state !== "0A") continue;
+      // Local address, state (0A: LISTEN), inode.
+      const fields = line.trim().split(/\s+/);
+      const [local, state, inode] = [fields[1], fields[3], fields[9]];
+      if (!local || state !== "0A" || inode === undefined) continue;
       const [hex, portHex] = local.split(":");
       if (Number.parseInt(portHex ?? "", 16) !== port || !hex) continue;
-      found.push(v6 ? ipv6Of(hex) : ipv4Of(hex));
+      found.push({ address: v6 ? ipv6Of(hex) : ipv4Of(hex), inode });
     }
   }
   return found;
+}
+
+/**
+ * The addresses something listens on at `port` on this machine, as `127.0.0.1`, `0.0.0.0`,
+ * `::`, `::1`…: what a test checks to know who can connect.
+ */
+export function listeningAddresses(port: number): string[] {
+  return listeningSockets(port).map((socket) => socket.address);
 }
 
 /** /proc's little-endian hex of an IPv4 address. */
