@@ -49,6 +49,19 @@ export function chainAppPerFile(options: { organization: string; env?: Record<st
     const res = await app.call("POST", "/organizations", { json: { name: options.organization } });
     Object.assign(org, res.body.data);
   }, 120_000);
+  // A chain test that fails says what the stack was doing: a stalled relayer or indexer shows here.
+  afterEach(async ({ task }) => {
+    if (task.result?.state !== "fail" || !app) return;
+    const ready = await app.call("GET", "/ready").catch((error: unknown) => ({ body: error }));
+    const metrics = await app.call("GET", "/metrics").catch(() => undefined);
+    const text = metrics?.raw.toString("utf8") ?? "";
+    const gauges = text
+      .split("\n")
+      .filter((line) => /^collectibles_(relayer|indexer|chain)/.test(line));
+    console.error(
+      `after "${task.name}": /ready ${JSON.stringify(ready.body)}\n${gauges.join("\n")}`,
+    );
+  });
   afterAll(async () => {
     await app?.close();
     await stack?.stop();
