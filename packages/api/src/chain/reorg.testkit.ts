@@ -93,15 +93,17 @@ export function reorgKit({ call, createCollectible, stack }: Processes) {
     );
   }
 
-  /** Until the API has seen the reorg: a claim of these is no longer confirmed. */
+  /**
+   * Until the API has seen the reorg: a confirmation of these claims is withdrawn (`claim.reorged`
+   * in the feed). Not their status: a claim the chain mined again is confirmed again as soon as
+   * the indexer has the new block, often before a poll of its status could see it pending.
+   */
   function withdrawn(api: Api, claimIds: string[]) {
     return until(
-      "a confirmation withdrawn",
+      "a confirmation withdrawn (claim.reorged)",
       async () => {
-        for (const id of claimIds) {
-          if ((await get(api, `/claims/${id}`)).status !== "confirmed") return true;
-        }
-        return undefined;
+        const events = await eventsOf(api, claimIds);
+        return events.some((event) => event.startsWith("claim.reorged ")) ? true : undefined;
       },
       { timeoutMs: 30_000 },
     );
