@@ -79,17 +79,20 @@ async function moveGroup(
   }
   const from = getAddress(first.fromAddress);
   const to = getAddress(first.toAddress);
+  const reader = ctx.chain.reader;
+  // The nonces first, then the balances: a transfer unmined when the nonces are read is waited
+  // for; one mined before then shows in the balances. Read the other way round, a transfer mined
+  // between the two reads left a token that looked held and a wallet with nothing unmined: the
+  // token was sent again, the chain refused it, and the move failed though the token was home.
+  const [nonce, queued] = await Promise.all([
+    reader.getTransactionCount({ address: from, blockTag: "latest" }),
+    reader.getTransactionCount({ address: from, blockTag: "pending" }),
+  ]);
   const held = await balances(ctx, from, moves.map(tokenOf));
   const gone = moves.filter((_, i) => held[i] === 0n);
   const still = moves.filter((_, i) => (held[i] ?? 0n) > 0n);
   if (gone.length > 0) await settleGone(ctx, gone, to);
   if (still.length === 0) return gone.length > 0;
-
-  const reader = ctx.chain.reader;
-  const [nonce, queued] = await Promise.all([
-    reader.getTransactionCount({ address: from, blockTag: "latest" }),
-    reader.getTransactionCount({ address: from, blockTag: "pending" }),
-  ]);
   // A transfer of this wallet is still unmined (sent before a restart): its outcome decides.
   if (queued > nonce) return gone.length > 0;
   const tokens = still.map(tokenOf);

@@ -4,13 +4,15 @@
  * killed with SIGKILL once the relayer's payment to the service wallet is mined and the wallet's
  * transfer is broadcast. Started again, the API moves the token exactly once and pays nothing
  * more: the wallet was funded already, and whether the token still has to move is read from the
- * chain. Two processes asked at once store one move and send once.
+ * chain, also when the earlier transfer is mined between the new process's reads. Two processes
+ * asked at once store one move and send once.
  */
 import type { Address } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { expect, it } from "vitest";
 import { type ApiProcess, apiProcessesOnChainPerFile, jsonOf } from "../test/apiProcess.ts";
 import { chainAccounts } from "../test/chainAccounts.ts";
+import { startRpcInterceptor } from "../test/chainStack.ts";
 import { until } from "../test/faults.ts";
 import { balanceOf, transactionsOnChain } from "./walletLink.testkit.ts";
 
@@ -104,13 +106,13 @@ async function killAfterFunding(holder: Holder): Promise<void> {
 /** Once started again: the token moved once, paid for by one payment. */
 async function expectMovedOnce(holder: Holder, api: ApiProcess): Promise<void> {
   const on = chainAccounts(stack.rpcUrl);
-  const moves = await until("the move confirmed", async () => {
+  const moves = await until("the move settled", async () => {
     const res = await jsonOf(await call(api.url, "GET", `/users/${holder.userId}/transfers-home`));
-    return res.data.every((move: { status: string }) => move.status === "confirmed")
-      ? res.data
-      : undefined;
+    const settled = (move: { status: string }) => ["confirmed", "failed"].includes(move.status);
+    return res.data.every(settled) ? res.data : undefined;
   });
   expect(moves).toHaveLength(1);
+  expect(moves[0]).toMatchObject({ status: "confirmed", failure_reason: null });
   expect(await balanceOf(on.client, stack.contract, holder.own, holder.tokenId)).toBe(1n);
   expect(await balanceOf(on.client, stack.contract, holder.derived, holder.tokenId)).toBe(0n);
   const txs = await transactionsOnChain(on.client);
@@ -152,6 +154,38 @@ it("killed with its transfer still unmined, the API started again does not send 
   await on.rpc("evm_setAutomine", [true]);
   await on.rpc("evm_mine");
   await expectMovedOnce(holder, again);
+  process.kill(again.process.pid, "SIGKILL");
+  await again.process.exited;
+}, 300_000);
+
+it("started again as its earlier transfer is mined, between the API's reads of the chain, the API confirms the move and sends nothing", async () => {
+  const holder = await linkedHolder("mined-meanwhile");
+  await killAfterFunding(holder);
+  const on = chainAccounts(stack.rpcUrl);
+  const derived = holder.derived.toLowerCase();
+  // The earlier transfer is mined just as the new process asks the chain for the wallet's nonces:
+  // what it read of the chain before then no longer holds.
+  let mined = false;
+  const rpc = await startRpcInterceptor(stack.rpcUrl, async (calls) => {
+    const asksNonce = calls.some(
+      (c) =>
+        c.method === "eth_getTransactionCount" && String(c.params?.[0]).toLowerCase() === derived,
+    );
+    if (asksNonce && !mined) {
+      mined = true;
+      await on.rpc("evm_mine");
+    }
+  });
+  try {
+    const again = await start({ RPC_URL: rpc.url });
+    await expectMovedOnce(holder, again);
+    expect(mined).toBe(true);
+    process.kill(again.process.pid, "SIGKILL");
+    await again.process.exited;
+  } finally {
+    await on.rpc("evm_setAutomine", [true]);
+    await rpc.close();
+  }
 }, 300_000);
 
 it("two API processes asked at once store one move and send one transfer", async () => {

@@ -2,9 +2,12 @@
  * A real chain, contract and indexer for the chain tests: a throw-away local chain, Collectibles
  * deployed to it (relayer = development account #0, the minter), and a Ponder indexer on a
  * PostgreSQL database of its own (made on `postgresUrl`'s server, dropped at stop), which can be
- * stopped and started again on the same URL and data (indexer-down tests). Optionally behind a TCP proxy that can cut the RPC (chain-down tests).
+ * stopped and started again on the same URL and data (indexer-down tests). Optionally behind a
+ * TCP proxy that can cut the RPC (chain-down tests), or an RPC proxy that lets a test act between
+ * a process's calls (races).
  */
 import fs from "node:fs";
+import { createServer } from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -152,5 +155,50 @@ export async function startCuttableProxy(targetUrl: string): Promise<CuttablePro
     cut: stop,
     restore: listen,
     close: stop,
+  };
+}
+
+/** One JSON-RPC call as a client sent it (alone, or one of a batch). */
+export interface RpcCall {
+  method: string;
+  params?: unknown[];
+}
+
+/**
+ * An HTTP proxy to the chain's RPC that lets a test act between a client's calls: `before` runs
+ * with each request's calls (a batch's together) before they are forwarded, and the request waits
+ * for it. A test uses it to change the chain at an exact point of what a process reads.
+ */
+export async function startRpcInterceptor(
+  targetUrl: string,
+  before: (calls: RpcCall[]) => Promise<void>,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString();
+    try {
+      const parsed = JSON.parse(body) as RpcCall | RpcCall[];
+      await before(Array.isArray(parsed) ? parsed : [parsed]);
+      const answer = await fetch(targetUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      });
+      res.writeHead(answer.status, { "content-type": "application/json" });
+      res.end(await answer.text());
+    } catch (error) {
+      res.writeHead(502).end(String(error));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
