@@ -11,7 +11,7 @@ import {
   type ManagedProcess,
   startProcess,
 } from "@collectibles/devkit/processes";
-import { afterAll, beforeAll, inject } from "vitest";
+import { afterAll, afterEach, beforeAll, inject } from "vitest";
 import { type ChainStack, startChainStack } from "./chainStack.ts";
 import { TEST_MNEMONIC } from "./constants.ts";
 import { lateBound } from "./perFile.ts";
@@ -79,6 +79,30 @@ export function apiProcessesPerFile(options: {
       ...settings,
     });
   }, 120_000);
+  const started: ApiProcess[] = [];
+  const caller = apiCaller(options.apiKey);
+  // A failed test says what each API process still running was doing: a stalled relayer or
+  // indexer shows in /ready and the gauges, a warning in the last lines it printed.
+  afterEach(async ({ task }) => {
+    if (task.result?.state !== "fail") return;
+    for (const api of started.filter((a) => a.process.running())) {
+      const ready = await caller.call(api.url, "GET", "/ready").then(
+        (res) => res.text(),
+        (error: unknown) => String(error),
+      );
+      const metrics = await caller.call(api.url, "GET", "/metrics").then(
+        (res) => res.text(),
+        () => "",
+      );
+      const gauges = metrics
+        .split("\n")
+        .filter((line) => /^collectibles_(relayer|indexer|chain)/.test(line));
+      console.error(
+        `after "${task.name}", ${api.url} (pid ${api.process.pid}): /ready ${ready}\n` +
+          `${gauges.join("\n")}\nits last lines:\n${api.process.tail()}`,
+      );
+    }
+  });
   afterAll(async () => {
     killAllProcesses();
     await options.tearDown?.();
@@ -87,8 +111,12 @@ export function apiProcessesPerFile(options: {
   });
   return {
     /** Starts one more API process, with `overrides` on top of the file's settings. */
-    start: (overrides: Record<string, string> = {}) => startApiProcess({ ...env, ...overrides }),
-    ...apiCaller(options.apiKey),
+    async start(overrides: Record<string, string> = {}) {
+      const api = await startApiProcess({ ...env, ...overrides });
+      started.push(api);
+      return api;
+    },
+    ...caller,
   };
 }
 
@@ -115,6 +143,18 @@ export function apiProcessesOnChainPerFile(options: {
       await options.tearDown?.();
       await stack?.stop();
     },
+  });
+  // And what the file's indexer last printed and where it stands.
+  afterEach(async ({ task }) => {
+    if (task.result?.state !== "fail" || !stack) return;
+    const status = await fetch(`${stack.indexerUrl}/status`).then(
+      (res) => res.text(),
+      (error: unknown) => String(error),
+    );
+    const lines = stack.indexer.logTail().split("\n").slice(-20).join("\n");
+    console.error(
+      `after "${task.name}", the indexer: /status ${status}\nits last lines:\n${lines}`,
+    );
   });
   return { ...processes, stack: lateBound(() => stack, "the chain stack") };
 }
