@@ -99,8 +99,13 @@ async function killAfterFunding(holder: Holder): Promise<void> {
       ? true
       : undefined,
   );
-  process.kill(holder.api.process.pid, "SIGKILL");
-  await holder.api.process.exited;
+  await killed(holder.api);
+}
+
+/** Kills `api` with SIGKILL and waits until it is gone. */
+async function killed(api: ApiProcess): Promise<void> {
+  process.kill(api.process.pid, "SIGKILL");
+  await api.process.exited;
 }
 
 /** Once started again: the token moved once, paid for by one payment. */
@@ -134,8 +139,7 @@ it("killed after the funding is mined and before its transfer reaches the chain,
   await on.rpc("evm_setAutomine", [true]);
   const again = await start();
   await expectMovedOnce(holder, again);
-  process.kill(again.process.pid, "SIGKILL");
-  await again.process.exited;
+  await killed(again);
 }, 300_000);
 
 it("killed with its transfer still unmined, the API started again does not send a second one", async () => {
@@ -154,8 +158,7 @@ it("killed with its transfer still unmined, the API started again does not send 
   await on.rpc("evm_setAutomine", [true]);
   await on.rpc("evm_mine");
   await expectMovedOnce(holder, again);
-  process.kill(again.process.pid, "SIGKILL");
-  await again.process.exited;
+  await killed(again);
 }, 300_000);
 
 it("started again as its earlier transfer is mined, between the API's reads of the chain, the API confirms the move and sends nothing", async () => {
@@ -180,8 +183,7 @@ it("started again as its earlier transfer is mined, between the API's reads of t
     const again = await start({ RPC_URL: rpc.url });
     await expectMovedOnce(holder, again);
     expect(mined).toBe(true);
-    process.kill(again.process.pid, "SIGKILL");
-    await again.process.exited;
+    await killed(again);
   } finally {
     await on.rpc("evm_setAutomine", [true]);
     await rpc.close();
