@@ -14,7 +14,7 @@ import {
 import { afterAll, afterEach, beforeAll, inject } from "vitest";
 import { type ChainStack, startChainStack } from "./chainStack.ts";
 import { TEST_MNEMONIC } from "./constants.ts";
-import { lateBound } from "./perFile.ts";
+import { lateBound, stackGauges } from "./perFile.ts";
 import { createPostgresDatabase } from "./testDatabase.ts";
 
 const apiRoot = path.resolve(import.meta.dirname, "../..");
@@ -94,12 +94,9 @@ export function apiProcessesPerFile(options: {
         (res) => res.text(),
         () => "",
       );
-      const gauges = metrics
-        .split("\n")
-        .filter((line) => /^collectibles_(relayer|indexer|chain)/.test(line));
       console.error(
         `after "${task.name}", ${api.url} (pid ${api.process.pid}): /ready ${ready}\n` +
-          `${gauges.join("\n")}\nits last lines:\n${api.process.tail()}`,
+          `${stackGauges(metrics)}\nits last lines:\n${api.process.tail()}`,
       );
     }
   });

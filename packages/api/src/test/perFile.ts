@@ -35,6 +35,14 @@ export function testAppPerFile(options: ServerOptions = {}): TestApp {
   return lateBound(() => app, "the test app");
 }
 
+/** A /metrics scrape's relayer, indexer and chain gauges: what a failed test shows. */
+export function stackGauges(metrics: string): string {
+  return metrics
+    .split("\n")
+    .filter((line) => /^collectibles_(relayer|indexer|chain)/.test(line))
+    .join("\n");
+}
+
 /**
  * A real chain, contract and indexer with the test app on it, and one organization, for one test
  * file. `env` adds to the chain's settings (for example CONFIRM_TIMEOUT_MS).
@@ -54,13 +62,8 @@ export function chainAppPerFile(options: { organization: string; env?: Record<st
     if (task.result?.state !== "fail" || !app) return;
     const ready = await app.call("GET", "/ready").catch((error: unknown) => ({ body: error }));
     const metrics = await app.call("GET", "/metrics").catch(() => undefined);
-    const text = metrics?.raw.toString("utf8") ?? "";
-    const gauges = text
-      .split("\n")
-      .filter((line) => /^collectibles_(relayer|indexer|chain)/.test(line));
-    console.error(
-      `after "${task.name}": /ready ${JSON.stringify(ready.body)}\n${gauges.join("\n")}`,
-    );
+    const gauges = stackGauges(metrics?.raw.toString("utf8") ?? "");
+    console.error(`after "${task.name}": /ready ${JSON.stringify(ready.body)}\n${gauges}`);
   });
   afterAll(async () => {
     await app?.close();
