@@ -189,4 +189,28 @@ describe("package boundaries", () => {
       .map((f) => path.relative(repo, f));
     expect(offenders).toEqual([]);
   });
+
+  // pnpm installs one copy of viem per set of its optional peers (zod); a package whose tree
+  // offered another zod got its own copy, and the API loaded viem twice through the contracts
+  // package (13 MiB of RSS). Each package using viem lists zod 4.6.7 to keep the one copy.
+  it("resolves every package's viem to one installed copy, so a process loads viem once", () => {
+    const copies = new Map<string, string[]>();
+    for (const dir of ["packages", "bench", "deploy", "contracts"].flatMap(packageDirs)) {
+      const viem = path.join(dir, "node_modules", "viem");
+      if (!fs.existsSync(viem)) continue;
+      const copy = path.relative(repo, fs.realpathSync(viem));
+      copies.set(copy, [...(copies.get(copy) ?? []), path.relative(repo, dir)]);
+    }
+    expect(copies.size, JSON.stringify(Object.fromEntries(copies), null, 2)).toBe(1);
+  });
 });
+
+/** `name` itself when it is a package, else the packages directly under it. */
+function packageDirs(name: string): string[] {
+  const dir = path.join(repo, name);
+  if (fs.existsSync(path.join(dir, "package.json"))) return [dir];
+  return fs
+    .readdirSync(dir)
+    .map((entry) => path.join(dir, entry))
+    .filter((entry) => fs.existsSync(path.join(entry, "package.json")));
+}
