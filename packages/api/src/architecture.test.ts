@@ -1,8 +1,8 @@
 /**
  * The API's shape, checked on its sources so it cannot drift (issue 10): no import circle, no
  * import running up the layers, no route file importing another resource's route files, SQL only
- * in db/, handlers short, no file over 300 lines, and no package reaching into another package's
- * src/ by relative path.
+ * in db/, handlers short, no file over 300 lines, no package reaching into another package's
+ * src/ by relative path, and every package on one copy of viem.
  */
 import fs from "node:fs";
 import path from "node:path";
