@@ -62,12 +62,10 @@ export class NotFoundError extends ApiError {
 /** The path exists, but not with this method; `allow` lists the methods it has (405). */
 export class MethodNotAllowedError extends ApiError {
   readonly status = 405;
-  constructor(
-    method: string,
-    path: string,
-    readonly allow: string[],
-  ) {
+  readonly allow: string[];
+  constructor(method: string, path: string, allow: string[]) {
     super("method_not_allowed", `${method} is not allowed on ${path}; use ${allow.join(", ")}`);
+    this.allow = allow;
   }
 }
 
@@ -100,8 +98,10 @@ export class UnprocessableError extends ApiError {
 /** Too many requests; `retryAfterSeconds` goes into `Retry-After` (429). */
 export class RateLimitedError extends ApiError {
   readonly status = 429;
-  constructor(readonly retryAfterSeconds: number) {
+  readonly retryAfterSeconds: number;
+  constructor(retryAfterSeconds: number) {
     super("rate_limited", `Too many requests: retry after ${retryAfterSeconds} s`);
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 

@@ -14,8 +14,10 @@ import {
 /** The contract refused the call (in an estimate or in a mined transaction). */
 export class RevertedError extends Error {
   override name = "RevertedError";
-  constructor(readonly reason: string) {
+  readonly reason: string;
+  constructor(reason: string) {
     super(`reverted: ${reason}`);
+    this.reason = reason;
   }
 }
 
@@ -26,24 +28,26 @@ export class RevertedError extends Error {
  */
 export class DroppedTransactionError extends Error {
   override name = "DroppedTransactionError";
-  constructor(
-    readonly nonce: number,
-    readonly chainNonce: number,
-  ) {
+  readonly nonce: number;
+  readonly chainNonce: number;
+  constructor(nonce: number, chainNonce: number) {
     super(
       `transaction with nonce ${nonce} cannot be mined: the chain's next nonce is ${chainNonce}`,
     );
+    this.nonce = nonce;
+    this.chainNonce = chainNonce;
   }
 }
 
 /** A call would need more gas than its ceiling allows; it is not sent. */
 export class GasCapExceededError extends Error {
   override name = "GasCapExceededError";
-  constructor(
-    readonly estimate: bigint,
-    readonly ceiling: bigint,
-  ) {
+  readonly estimate: bigint;
+  readonly ceiling: bigint;
+  constructor(estimate: bigint, ceiling: bigint) {
     super(`needs ${estimate} gas, above the ceiling of ${ceiling}`);
+    this.estimate = estimate;
+    this.ceiling = ceiling;
   }
 }
 

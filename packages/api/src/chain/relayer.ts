@@ -103,8 +103,10 @@ export class Relayer {
   private finalityCheckedAt = 0;
   private readonly abort = new AbortController();
   private readonly ctx: RelayerContext;
+  private readonly options: RelayerOptions;
 
-  constructor(private readonly options: RelayerOptions) {
+  constructor(options: RelayerOptions) {
+    this.options = options;
     this.ctx = {
       db: options.database.db,
       chain: options.chain,

@@ -15,10 +15,13 @@ import {
 } from "./imageStorage.ts";
 
 export class DatabaseImageStorage implements ImageStorage {
-  constructor(
-    private readonly db: Database,
-    private readonly earlierUploads?: LocalImageStorage,
-  ) {}
+  private readonly db: Database;
+  private readonly earlierUploads: LocalImageStorage | undefined;
+
+  constructor(db: Database, earlierUploads?: LocalImageStorage) {
+    this.db = db;
+    this.earlierUploads = earlierUploads;
+  }
 
   async put(key: string, { data, contentType }: StoredObject): Promise<void> {
     if (!IMAGE_KEY_PATTERN.test(key)) throw new Error(`invalid image key: ${key}`);

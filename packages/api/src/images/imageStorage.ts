@@ -36,7 +36,11 @@ export function contentTypeOfKey(key: string): string | undefined {
 
 /** Files under one folder, served by the API at `/images/<key>`. */
 export class LocalImageStorage implements ImageStorage {
-  constructor(readonly root: string) {}
+  readonly root: string;
+
+  constructor(root: string) {
+    this.root = root;
+  }
 
   private pathOf(key: string): string {
     if (!IMAGE_KEY_PATTERN.test(key)) throw new Error(`invalid image key: ${key}`);

@@ -7,7 +7,11 @@ export class ConcurrencyLimit {
   #running = 0;
   readonly #waiting: (() => void)[] = [];
 
-  constructor(readonly limit: number) {}
+  readonly limit: number;
+
+  constructor(limit: number) {
+    this.limit = limit;
+  }
 
   async run<T>(task: () => Promise<T>): Promise<T> {
     if (this.#running < this.limit) this.#running += 1;

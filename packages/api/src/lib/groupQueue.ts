@@ -16,11 +16,14 @@ export class GroupQueue<Item, Result> {
   readonly #waiting: Waiting<Item, Result>[] = [];
   #running = false;
 
+  readonly #runGroup: (items: Item[]) => Promise<Settled<Result>[]>;
+  readonly #maxSize: number;
+
   /** `runGroup` answers one outcome per item, in order; if it throws, every item gets that error. */
-  constructor(
-    private readonly runGroup: (items: Item[]) => Promise<Settled<Result>[]>,
-    private readonly maxSize: number,
-  ) {}
+  constructor(runGroup: (items: Item[]) => Promise<Settled<Result>[]>, maxSize: number) {
+    this.#runGroup = runGroup;
+    this.#maxSize = maxSize;
+  }
 
   submit(item: Item): Promise<Result> {
     return new Promise<Result>((resolve, reject) => {
@@ -36,9 +39,9 @@ export class GroupQueue<Item, Result> {
       // One turn of the event loop before each group: requests already read from their sockets
       // join it.
       await new Promise((resolve) => setImmediate(resolve));
-      const group = this.#waiting.splice(0, this.maxSize);
+      const group = this.#waiting.splice(0, this.#maxSize);
       try {
-        const outcomes = await this.runGroup(group.map((waiting) => waiting.item));
+        const outcomes = await this.#runGroup(group.map((waiting) => waiting.item));
         group.forEach((waiting, index) => {
           const outcome = outcomes[index];
           if (!outcome) waiting.reject(new Error("the group answered no outcome for this item"));

@@ -35,7 +35,7 @@ export async function startApiProcess(
   const api = startProcess({
     name,
     command: process.execPath,
-    args: ["--import", "tsx", "src/index.ts"],
+    args: ["src/index.ts"],
     cwd: apiRoot,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
   });
