@@ -380,7 +380,7 @@ async function main() {
     "api",
     {
       command: process.execPath,
-      args: ["--max-semi-space-size=4", "--import", "tsx", "src/index.ts"],
+      args: ["--max-semi-space-size=4", "src/index.ts"],
       cwd: `${root}packages/api`,
     },
     {

@@ -1,6 +1,7 @@
 /**
- * The API under test as a child process (the real entry, packages/api/src/index.ts, with tsx),
- * started as its start script starts it, and keep-alive HTTP to it with the benchmark's key.
+ * The API under test as a child process (the real entry, packages/api/src/index.ts, whose types
+ * Node strips), started as its start script starts it, and keep-alive HTTP to it with the
+ * benchmark's key.
  */
 import { randomBytes } from "node:crypto";
 import http from "node:http";
@@ -44,7 +45,7 @@ export async function startApi(
   const api: ManagedProcess = startProcess({
     name: "the API",
     command: process.execPath,
-    args: [...nodeArgs, "--import", "tsx", "src/index.ts"],
+    args: [...nodeArgs, "src/index.ts"],
     cwd: apiRoot,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
     // BENCH_API_LOG=<file>: everything the API prints kept there too, to see why it failed.
