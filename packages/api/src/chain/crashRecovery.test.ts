@@ -10,7 +10,7 @@
  */
 import { expect, it } from "vitest";
 import { claimedOnChain, expectAgreement } from "../test/agreement.ts";
-import { type ApiProcess, apiProcessesOnChainPerFile, jsonOf } from "../test/apiProcess.ts";
+import { type ApiProcess, apiProcessesOnChainPerFile, crash, jsonOf } from "../test/apiProcess.ts";
 import { burst, faultRandom, until } from "../test/faults.ts";
 
 const API_KEY = "ck_test_crashrecoverycrashrecovery0123";
@@ -61,8 +61,7 @@ it("every claim accepted across three SIGKILLs of a 500-claim burst is confirmed
 
   /** SIGKILL, wait until the process is gone, start a new one on the same data. */
   const restart = async (old: ApiProcess): Promise<ApiProcess> => {
-    process.kill(old.process.pid, "SIGKILL");
-    await old.process.exited;
+    await crash(old.process);
     kills++;
     unmintedAtKill.push(accepted.size - Number(await claimedOnChain(stack, collectibleId)));
     return start();

@@ -7,7 +7,7 @@
  */
 import { expect, it } from "vitest";
 import { claimedOnChain } from "../test/agreement.ts";
-import { apiProcessesOnChainPerFile, jsonOf } from "../test/apiProcess.ts";
+import { apiProcessesOnChainPerFile, crash, jsonOf } from "../test/apiProcess.ts";
 import { type CuttableProxy, startCuttableProxy } from "../test/chainStack.ts";
 import { until } from "../test/faults.ts";
 
@@ -41,8 +41,7 @@ it("answers the retry after a crash between commit and answer with the one claim
     const list = await jsonOf(await call(url, "GET", `/claims?collectible_id=${collectibleId}`));
     return list.data[0] as { id: string } | undefined;
   });
-  process.kill(api.pid, "SIGKILL");
-  await api.exited;
+  await crash(api);
   expect(await firstTry).toBeInstanceOf(Error); // the client never got its answer
 
   await proxy.restore();

@@ -10,7 +10,7 @@
 import type { Address } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { expect, it } from "vitest";
-import { type ApiProcess, apiProcessesOnChainPerFile, jsonOf } from "../test/apiProcess.ts";
+import { type ApiProcess, apiProcessesOnChainPerFile, crash, jsonOf } from "../test/apiProcess.ts";
 import { chainAccounts } from "../test/chainAccounts.ts";
 import { startRpcInterceptor } from "../test/chainStack.ts";
 import { until } from "../test/faults.ts";
@@ -99,13 +99,7 @@ async function killAfterFunding(holder: Holder): Promise<void> {
       ? true
       : undefined,
   );
-  await killed(holder.api);
-}
-
-/** Kills `api` with SIGKILL and waits until it is gone. */
-async function killed(api: ApiProcess): Promise<void> {
-  process.kill(api.process.pid, "SIGKILL");
-  await api.process.exited;
+  await crash(holder.api.process);
 }
 
 /** Once started again: the token moved once, paid for by one payment. */
@@ -139,7 +133,7 @@ it("killed after the funding is mined and before its transfer reaches the chain,
   await on.rpc("evm_setAutomine", [true]);
   const again = await start();
   await expectMovedOnce(holder, again);
-  await killed(again);
+  await crash(again.process);
 }, 300_000);
 
 it("killed with its transfer still unmined, the API started again does not send a second one", async () => {
@@ -158,7 +152,7 @@ it("killed with its transfer still unmined, the API started again does not send 
   await on.rpc("evm_setAutomine", [true]);
   await on.rpc("evm_mine");
   await expectMovedOnce(holder, again);
-  await killed(again);
+  await crash(again.process);
 }, 300_000);
 
 it("started again as its earlier transfer is mined, between the API's reads of the chain, the API confirms the move and sends nothing", async () => {
@@ -183,7 +177,7 @@ it("started again as its earlier transfer is mined, between the API's reads of t
     const again = await start({ RPC_URL: rpc.url });
     await expectMovedOnce(holder, again);
     expect(mined).toBe(true);
-    await killed(again);
+    await crash(again.process);
   } finally {
     await on.rpc("evm_setAutomine", [true]);
     await rpc.close();

@@ -27,6 +27,12 @@ export interface ApiProcess {
   relaying: Promise<string>;
 }
 
+/** Kills `api` with SIGKILL, as a crash would, and resolves once it is gone. */
+export async function crash(api: ManagedProcess): Promise<void> {
+  process.kill(api.pid, "SIGKILL");
+  await api.exited;
+}
+
 /** Starts the API with `env` (and only PATH and HOME besides); resolves once it listens. */
 export async function startApiProcess(
   env: Record<string, string>,

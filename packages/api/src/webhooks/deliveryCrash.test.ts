@@ -6,7 +6,7 @@
  */
 import { Webhook as Verifier } from "standardwebhooks";
 import { expect, it } from "vitest";
-import { apiProcessesOnChainPerFile, jsonOf } from "../test/apiProcess.ts";
+import { apiProcessesOnChainPerFile, crash, jsonOf } from "../test/apiProcess.ts";
 import { until } from "../test/faults.ts";
 import { webhookReceiverPerFile } from "../test/perFile.ts";
 
@@ -51,8 +51,7 @@ it("delivers an event after the API is killed while sending it", async () => {
     const found = receiver.deliveries.filter((d) => d.path === "/crash");
     return found.length > 0 ? found : undefined;
   });
-  process.kill(api.pid, "SIGKILL");
-  await api.exited;
+  await crash(api);
 
   receiver.delayMs = 0;
   ({ url, process: api } = await start());
