@@ -7,10 +7,9 @@
 import { type Request, type RequestHandler, type Response, Router } from "express";
 import type { RouteDeps } from "../deps.ts";
 import { MethodNotAllowedError } from "../errors.ts";
-import { authenticate, presentsValidKey } from "../middleware/auth.ts";
+import { keyGuard } from "../middleware/auth.ts";
 import { multipartBody, requireContentType } from "../middleware/bodyParsers.ts";
 import { jsonBody } from "../middleware/jsonBody.ts";
-import { rateLimitFailedAuthentication, rateLimitPerKey } from "../middleware/rateLimit.ts";
 import { parseBody, parseInput } from "../middleware/validate.ts";
 import {
   type AnyInput,
@@ -34,18 +33,7 @@ declare global {
 
 export function mountEndpoints(endpoints: readonly Endpoint[], deps: RouteDeps): Router {
   const router = Router();
-  const keyGuard = [
-    rateLimitFailedAuthentication({
-      max: deps.config.ANONYMOUS_RATE_LIMIT_MAX,
-      windowMs: deps.config.RATE_LIMIT_WINDOW_MS,
-      presentsValidKey: presentsValidKey(deps.db),
-    }),
-    ...authenticate(deps.db),
-    rateLimitPerKey({
-      max: deps.config.RATE_LIMIT_MAX,
-      windowMs: deps.config.RATE_LIMIT_WINDOW_MS,
-    }),
-  ];
+  const guard = keyGuard(deps.db, deps.config);
   const specs = endpoints.map(({ spec }) => spec);
   const allowByPath = [...allowedMethods(specs)].map(
     ([path, allow]) => [expressPath(path), allow] as const,
@@ -76,7 +64,7 @@ export function mountEndpoints(endpoints: readonly Endpoint[], deps: RouteDeps):
         next();
       },
     ];
-    if (spec.auth === "apiKey") chain.push(...keyGuard);
+    if (spec.auth === "apiKey") chain.push(...guard);
     if (spec.body) chain.push(...bodyParsersFor(spec.body, deps));
     chain.push(handlerFor(endpoint, deps));
     router[spec.method](expressPath(spec.path), ...chain);

@@ -1,4 +1,6 @@
 /**
+ * The key guard: what every endpoint that takes an API key runs before its handler.
+ *
  * API key authentication, in three steps:
  * 1. `Authorization: Bearer KEY`: a small middleware of our own (express-basic-auth reads only
  *    Basic credentials);
@@ -7,10 +9,20 @@
  *    `WWW-Authenticate: Basic` and the JSON error body;
  * 3. the key's scope goes on `res.locals.auth`, and the credentials leave the request object.
  * Unknown, malformed and revoked keys all answer the same 401.
+ *
+ * Around it, rate limits, answered 429 with `Retry-After`:
+ * - per key: each API key gets RATE_LIMIT_MAX requests per RATE_LIMIT_WINDOW_MS;
+ * - per client address, for requests without a valid key: ANONYMOUS_RATE_LIMIT_MAX answers 401
+ *   per window, after which that address's requests are refused unless the key they present is
+ *   valid: a request with no key, or with one not shaped like a key, is refused at once; a
+ *   well-formed key is looked up (an indexed lookup by hash), so a flood of wrong keys from an
+ *   address (or from every client behind one proxy) never locks a valid key out.
+ * Counts live in this process's memory; with several API processes each enforces its own share.
  */
 
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import basicAuth, { type IBasicAuthedRequest } from "express-basic-auth";
+import { ipKeyGenerator, rateLimit } from "express-rate-limit";
 import {
   type ApiKeyRow,
   findActiveApiKeyCached,
@@ -19,8 +31,9 @@ import {
 } from "../db/apiKeys.ts";
 import type { Database } from "../db/driver/client.ts";
 import type { AuthContext } from "../domain/auth.ts";
+import type { Env } from "../env.ts";
 import { readOnlyKey } from "../errorCatalogue.ts";
-import { UnauthorizedError } from "../errors.ts";
+import { RateLimitedError, UnauthorizedError } from "../errors.ts";
 
 declare global {
   namespace Express {
@@ -37,6 +50,19 @@ const BEARER = /^bearer(?:\s+(\S+))?\s*$/i;
 
 const noKey = () => new UnauthorizedError();
 const unknownKey = () => new UnauthorizedError("The API key is unknown or revoked");
+
+/** The middleware of an endpoint that takes an API key, in the order it runs. */
+export function keyGuard(db: Database, config: Env): RequestHandler[] {
+  return [
+    rateLimitFailedAuthentication({
+      max: config.ANONYMOUS_RATE_LIMIT_MAX,
+      windowMs: config.RATE_LIMIT_WINDOW_MS,
+      presentsValidKey: presentsValidKey(db),
+    }),
+    ...authenticate(db),
+    rateLimitPerKey({ max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS }),
+  ];
+}
 
 export function authenticate(db: Database): RequestHandler[] {
   const verified = new WeakMap<Request, ApiKeyRow>();
@@ -95,7 +121,7 @@ export function authenticate(db: Database): RequestHandler[] {
 }
 
 /** The key a request presents (Bearer, or the Basic username), if it is shaped like one. */
-export function presentedKey(req: Request): string | undefined {
+function presentedKey(req: Request): string | undefined {
   const header = req.get("authorization") ?? "";
   const bearer = BEARER.exec(header);
   if (bearer) return bearer[1];
@@ -107,7 +133,7 @@ export function presentedKey(req: Request): string | undefined {
 }
 
 /** Whether the request presents a key that is valid now (looked up, or found recently). */
-export function presentsValidKey(db: Database) {
+function presentsValidKey(db: Database) {
   return async (req: Request): Promise<boolean> => {
     const key = presentedKey(req);
     if (!key || key.length > MAX_KEY_LENGTH) return false;
@@ -120,8 +146,68 @@ function forgetCredentials(req: Request): void {
   delete (req as Partial<IBasicAuthedRequest>).auth;
 }
 
-export function authOf(res: Response): AuthContext {
-  const auth = res.locals.auth;
-  if (!auth) throw new UnauthorizedError();
-  return auth;
+function rateLimitPerKey({ max, windowMs }: { max: number; windowMs: number }) {
+  return rateLimit({
+    windowMs,
+    limit: max,
+    // RateLimit and RateLimit-Policy (IETF draft 8) on every answer; Retry-After on a 429.
+    standardHeaders: "draft-8",
+    legacyHeaders: false,
+    identifier: "per-key",
+    keyGenerator: (_req: Request, res: Response) => {
+      if (!res.locals.auth) throw new UnauthorizedError();
+      return res.locals.auth.keyId;
+    },
+    handler: (_req: Request, res: Response, next: NextFunction) => {
+      const retryAfter = Number(res.getHeader("Retry-After")) || Math.ceil(windowMs / 1000);
+      next(new RateLimitedError(retryAfter));
+    },
+    // The key comes from authentication, not the client's IP: the IP checks do not apply.
+    validate: { ip: false, trustProxy: false, xForwardedForHeader: false },
+  });
+}
+
+/** Addresses remembered at most; beyond it the oldest go (a flood from many addresses). */
+const MAX_ADDRESSES = 100_000;
+
+/**
+ * Counts only answers that went out as 401: a request its client gave up on (closed before the
+ * answer) or that passed authentication is no refusal. (express-rate-limit counts every request
+ * and takes back the successful ones when they finish, so aborted requests with a valid key used
+ * to count, and enough of them locked an address out.)
+ */
+function rateLimitFailedAuthentication({
+  max,
+  windowMs,
+  presentsValidKey,
+}: {
+  max: number;
+  windowMs: number;
+  presentsValidKey: (req: Request) => Promise<boolean>;
+}): RequestHandler {
+  const refusals = new Map<string, { count: number; resetAt: number }>();
+  return async (req, res, next) => {
+    const address = ipKeyGenerator(req.ip ?? "unknown");
+    const now = Date.now();
+    const known = refusals.get(address);
+    if (known && known.resetAt > now && known.count >= max && !(await presentsValidKey(req))) {
+      return next(new RateLimitedError(Math.max(1, Math.ceil((known.resetAt - now) / 1000))));
+    }
+    res.once("finish", () => {
+      if (res.statusCode !== 401) return;
+      const at = Date.now();
+      const entry = refusals.get(address);
+      if (entry && entry.resetAt > at) {
+        entry.count += 1;
+        return;
+      }
+      refusals.delete(address);
+      if (refusals.size >= MAX_ADDRESSES) {
+        const oldest = refusals.keys().next().value;
+        if (oldest !== undefined) refusals.delete(oldest);
+      }
+      refusals.set(address, { count: 1, resetAt: at + windowMs });
+    });
+    next();
+  };
 }
