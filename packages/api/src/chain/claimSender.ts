@@ -78,9 +78,10 @@ export function batchesOf(rows: ClaimIntent[], batchSize: number): ClaimIntent[]
  * exceed the ceiling fails. Answers false when the chain lacks the batch's collectible.
  */
 async function plan(ctx: RelayerContext, batch: ClaimIntent[], jobs: Job[]): Promise<boolean> {
+  const call = batchCall(batch);
   let gas: bigint;
   try {
-    gas = await ctx.chain.claimBatchGasLimit(batchCall(batch));
+    gas = await ctx.chain.claimBatchGasLimit(call);
   } catch (error) {
     if (!(error instanceof RevertedError || error instanceof GasCapExceededError)) throw error;
     if (error instanceof RevertedError && error.reason === "UnknownCollectible") {
@@ -105,7 +106,7 @@ async function plan(ctx: RelayerContext, batch: ClaimIntent[], jobs: Job[]): Pro
     return planned.every(Boolean);
   }
   jobs.push({
-    call: batchCall(batch),
+    call,
     gas,
     onMined: (tx) => batchMined(ctx, batch, tx),
     onReverted: () => batchReverted(ctx, batch),
@@ -129,17 +130,9 @@ async function split(ctx: RelayerContext, batch: ClaimIntent[]): Promise<ClaimIn
  * before, count as mined), the others are mined.
  */
 async function batchMined(ctx: RelayerContext, batch: ClaimIntent[], tx: MinedTransaction) {
-  const rowOf = new Map(
-    batch.map((row) => [
-      `${uuidToBytes16(row.collectibleId)}${uuidToBytes16(row.id)}`.toLowerCase(),
-      row,
-    ]),
-  );
   const skipped = new Set<string>();
   const mintedBefore: string[] = [];
-  for (const claim of tx.skipped) {
-    const row = rowOf.get(`${claim.collectibleId}${claim.claimId}`.toLowerCase());
-    if (!row) continue;
+  for (const { claim, row } of skippedRows(batch, tx)) {
     skipped.add(row.id);
     if (claim.reason === SkipReason.AlreadyMinted) {
       // Minted by an earlier transaction whose outcome we did not see: it is done.
@@ -155,13 +148,29 @@ async function batchMined(ctx: RelayerContext, batch: ClaimIntent[], tx: MinedTr
     ctx.logger.warn({ claim: row.id, reason, transaction: tx.hash }, "claim skipped by the chain");
     await markClaimFailed(ctx.db, row.id, reason, tx.hash);
   }
+  const block = blockOf(tx);
   await markClaimsMined(
     ctx.db,
     batch.filter((row) => !skipped.has(row.id)).map((row) => row.id),
-    blockOf(tx),
+    block,
     tx.hash,
   );
-  await markClaimsMined(ctx.db, mintedBefore, blockOf(tx), null);
+  if (mintedBefore.length > 0) await markClaimsMined(ctx.db, mintedBefore, block, null);
+}
+
+/** The batch's claims the contract skipped, each with its row (none in most batches). */
+function skippedRows(batch: ClaimIntent[], tx: MinedTransaction) {
+  if (tx.skipped.length === 0) return [];
+  const rowOf = new Map(
+    batch.map((row) => [
+      `${uuidToBytes16(row.collectibleId)}${uuidToBytes16(row.id)}`.toLowerCase(),
+      row,
+    ]),
+  );
+  return tx.skipped.flatMap((claim) => {
+    const row = rowOf.get(`${claim.collectibleId}${claim.claimId}`.toLowerCase());
+    return row ? [{ claim, row }] : [];
+  });
 }
 
 /**
