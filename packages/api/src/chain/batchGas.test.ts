@@ -6,25 +6,22 @@
  * that delegate with EIP-7702 between estimate and mining) is split in halves, not resent one
  * claim per transaction.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { claimBatchGasCeiling, DEFAULT_HOOK_GAS_BUDGET } from "@collectibles/contracts";
 import {
   adjustableBurnerReceiverMock,
   gasBurnerReceiverMock,
 } from "@collectibles/contracts/testing";
-import { deployCollectibles } from "@collectibles/deploy/testing";
-import { type LocalChain, startLocalChain } from "@collectibles/devkit/chain";
-import type { ThrowAwayDatabase } from "@collectibles/devkit/postgres";
-import { type RunningIndexer, startIndexer } from "@collectibles/indexer/testing";
 import { type Address, type Hex, type PublicClient, parseGwei } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ChainAccounts, chainAccounts, devAccount } from "../test/chainAccounts.ts";
+import { type ChainAccounts, devAccount } from "../test/chainAccounts.ts";
 import { until } from "../test/faults.ts";
-import { startTestApp, type TestApp } from "../test/testApp.ts";
-import { createPostgresDatabase } from "../test/testDatabase.ts";
-import { type ApiClaim, finalClaims } from "./recipientIsolation.testkit.ts";
+import type { TestApp } from "../test/testApp.ts";
+import {
+  type ApiClaim,
+  type AppOnChain,
+  finalClaims,
+  startAppOnChain,
+} from "./recipientIsolation.testkit.ts";
 
 const TIMEOUT = 180_000;
 /** What the receivers' hooks burn when mined: within the default hook budget (50,000). */
@@ -32,53 +29,29 @@ const MINED_BURN = 40_000n;
 /** A fee that puts a transaction ahead of the relayer's in the same block. */
 const AHEAD = { maxPriorityFeePerGas: parseGwei("100"), maxFeePerGas: parseGwei("200") };
 
-let chain: LocalChain;
-let indexer: RunningIndexer;
-let indexerDatabase: ThrowAwayDatabase | undefined;
+let app: AppOnChain | undefined;
 let t: TestApp;
 let client: PublicClient;
 let org: { id: string };
-const folders: string[] = [];
 
 let on: ChainAccounts;
 const rpc = (method: string, params: unknown[] = []) => on.rpc(method, params);
 const relayerNonce = () => client.getTransactionCount({ address: devAccount(0).address });
 
 beforeAll(async () => {
-  chain = await startLocalChain();
-  on = chainAccounts(chain.rpcUrl);
-  client = on.client;
-  const deploymentsDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-batch-gas-"));
-  folders.push(deploymentsDir);
-  indexerDatabase = await createPostgresDatabase();
-  await deployCollectibles({ rpcUrl: chain.rpcUrl, deploymentsDir });
-  indexer = await startIndexer({
-    rpcUrl: chain.rpcUrl,
-    deploymentsDir,
-    databaseUrl: indexerDatabase.url,
-    waitForReady: true,
-  });
-  t = await startTestApp({
+  app = await startAppOnChain({
     env: {
-      RPC_URL: chain.rpcUrl,
-      CHAIN_ID: "31337",
-      DEPLOYMENTS_DIR: deploymentsDir,
-      INDEXER_URL: indexer.url,
       CONFIRM_TIMEOUT_MS: "0",
       // The tests hold a batch in the pool while they act: no fee bump may reorder it.
       TX_REPLACE_AFTER_MS: "120000",
     },
   });
+  ({ t, on } = app);
+  client = on.client;
   org = (await t.call("POST", "/organizations", { json: { name: "Gas Co" } })).body.data;
 }, 180_000);
 
-afterAll(async () => {
-  await t?.close();
-  await indexer?.stop();
-  await chain?.stop();
-  await indexerDatabase?.drop();
-  for (const folder of folders) fs.rmSync(folder, { recursive: true, force: true });
-});
+afterAll(() => app?.stop());
 
 async function createUser(email: string, wallet: Address) {
   const res = await t.call("POST", "/users", {

@@ -6,9 +6,6 @@
  * agree on counts and editions, also when a recipient holding the minter role claims again from
  * its hook, and when a plain account later delegates to a refusing contract (EIP-7702).
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import {
   claimBatchGasCeiling,
   collectiblesAbi,
@@ -20,32 +17,31 @@ import {
   nonReceiverMock,
   reentrantMinterMock,
 } from "@collectibles/contracts/testing";
-import { deployCollectibles } from "@collectibles/deploy/testing";
-import { type LocalChain, startLocalChain } from "@collectibles/devkit/chain";
-import type { ThrowAwayDatabase } from "@collectibles/devkit/postgres";
 import { createIndexerReader } from "@collectibles/indexer/reader";
-import { type RunningIndexer, startIndexer } from "@collectibles/indexer/testing";
 import { type Address, type Hex, keccak256, type PublicClient, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ChainAccounts, chainAccounts, devAccount } from "../test/chainAccounts.ts";
-import { startTestApp, type TestApp } from "../test/testApp.ts";
-import { createPostgresDatabase } from "../test/testDatabase.ts";
-import { type ApiClaim, claimTogether, finalClaims } from "./recipientIsolation.testkit.ts";
+import { type ChainAccounts, devAccount } from "../test/chainAccounts.ts";
+import type { TestApp } from "../test/testApp.ts";
+import {
+  type ApiClaim,
+  type AppOnChain,
+  claimTogether,
+  finalClaims,
+  startAppOnChain,
+} from "./recipientIsolation.testkit.ts";
 
 /** Enough for the re-entrant recipient's hook, which claims once more (about 150,000 gas). */
 const HOOK_GAS_BUDGET = 1_000_000n;
 const TIMEOUT = 180_000;
 
-let chain: LocalChain;
-let indexer: RunningIndexer;
+let app: AppOnChain | undefined;
 let t: TestApp;
 let client: PublicClient;
 let contract: Address;
-const folders: string[] = [];
+let indexerUrl: string;
 let org: { id: string };
 /** A recipient holding the minter role, granted before the relayer (account #0) starts. */
 let reentrant: Address;
-let indexerDatabase: ThrowAwayDatabase | undefined;
 
 let on: ChainAccounts;
 const account = devAccount;
@@ -54,53 +50,28 @@ const deployFrom: ChainAccounts["deployFrom"] = (...args) => on.deployFrom(...ar
 const rpc = (method: string, params: unknown[] = []) => on.rpc(method, params);
 
 beforeAll(async () => {
-  chain = await startLocalChain();
-  on = chainAccounts(chain.rpcUrl);
-  client = on.client;
-  const deploymentsDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-isolation-deployments-"));
-  indexerDatabase = await createPostgresDatabase();
-  folders.push(deploymentsDir);
-  const deployment = await deployCollectibles({
-    rpcUrl: chain.rpcUrl,
-    deploymentsDir,
+  app = await startAppOnChain({
     hookGasBudget: HOOK_GAS_BUDGET,
-  });
-  contract = deployment.address;
-  reentrant = await deployFrom(10, reentrantMinterMock, [contract]);
-  await client.waitForTransactionReceipt({
-    hash: await walletOf(0).writeContract({
-      address: contract,
-      abi: collectiblesAbi,
-      functionName: "grantRole",
-      args: [keccak256(toHex("MINTER_ROLE")), reentrant],
-    }),
-  });
-  indexer = await startIndexer({
-    rpcUrl: chain.rpcUrl,
-    deploymentsDir,
-    databaseUrl: indexerDatabase.url,
-    waitForReady: true,
-  });
-  t = await startTestApp({
-    env: {
-      RPC_URL: chain.rpcUrl,
-      CHAIN_ID: "31337",
-      DEPLOYMENTS_DIR: deploymentsDir,
-      INDEXER_URL: indexer.url,
-      // Answer 202 at once: the tests hold the chain still while they store claims.
-      CONFIRM_TIMEOUT_MS: "0",
+    // Answer 202 at once: the tests hold the chain still while they store claims.
+    env: { CONFIRM_TIMEOUT_MS: "0" },
+    async beforeRelayer(accounts, deployed) {
+      reentrant = await accounts.deployFrom(10, reentrantMinterMock, [deployed]);
+      await accounts.client.waitForTransactionReceipt({
+        hash: await accounts.walletOf(0).writeContract({
+          address: deployed,
+          abi: collectiblesAbi,
+          functionName: "grantRole",
+          args: [keccak256(toHex("MINTER_ROLE")), reentrant],
+        }),
+      });
     },
   });
+  ({ t, on, contract, indexerUrl } = app);
+  client = on.client;
   org = (await t.call("POST", "/organizations", { json: { name: "Isolation Co" } })).body.data;
 }, 180_000);
 
-afterAll(async () => {
-  await t?.close();
-  await indexer?.stop();
-  await chain?.stop();
-  await indexerDatabase?.drop();
-  for (const folder of folders) fs.rmSync(folder, { recursive: true, force: true });
-});
+afterAll(() => app?.stop());
 
 async function createUser(email: string, wallet?: Address) {
   const res = await t.call("POST", "/users", {
@@ -112,7 +83,7 @@ async function createUser(email: string, wallet?: Address) {
 
 /** The API's editions of the confirmed claims against the indexer's, `editionOf` and `uri()`. */
 async function expectEditionsAgree(collectibleId: string, confirmed: ApiClaim[]) {
-  const reader = createIndexerReader({ url: indexer.url });
+  const reader = createIndexerReader({ url: indexerUrl });
   const indexed = new Map(
     (await reader.claimsOfCollectible(collectibleId)).map((row) => [row.id, row.edition]),
   );

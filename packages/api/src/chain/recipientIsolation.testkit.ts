@@ -1,11 +1,21 @@
 /**
- * Choreography the recipient-isolation tests share: claims stored while the chain is held, so
- * the relayer sends them in one batch, and waiting until every claim is final.
+ * Choreography the recipient-isolation and batch gas tests share: a test app on a chain of its
+ * own, claims stored while the chain is held, so the relayer sends them in one batch, and waiting
+ * until every claim is final.
  */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { deployCollectibles } from "@collectibles/deploy/testing";
+import { startLocalChain } from "@collectibles/devkit/chain";
+import type { ThrowAwayDatabase } from "@collectibles/devkit/postgres";
+import { type RunningIndexer, startIndexer } from "@collectibles/indexer/testing";
 import type { Address } from "viem";
 import { expect } from "vitest";
+import { type ChainAccounts, chainAccounts } from "../test/chainAccounts.ts";
 import { until } from "../test/faults.ts";
-import type { TestApp } from "../test/testApp.ts";
+import { startTestApp, type TestApp } from "../test/testApp.ts";
+import { createPostgresDatabase } from "../test/testDatabase.ts";
 
 export interface ApiClaim {
   id: string;
@@ -14,6 +24,75 @@ export interface ApiClaim {
   failure_reason: string | null;
   transaction_hash: string | null;
   minted_to: Address;
+}
+
+export interface AppOnChain {
+  t: TestApp;
+  /** The chain's development accounts and JSON-RPC. */
+  on: ChainAccounts;
+  contract: Address;
+  indexerUrl: string;
+  /** Stops and removes everything started (also what a failed start left). */
+  stop(): Promise<void>;
+}
+
+/**
+ * A test app (its relayer included) on a local chain of its own, with Collectibles deployed and
+ * indexed on a database of its own. `beforeRelayer` runs once the contract is deployed, before
+ * the indexer and the relayer start: the place for transactions from account #0 (the admin),
+ * which would compete for nonces with the relayer sending from the same account.
+ */
+export async function startAppOnChain({
+  env,
+  hookGasBudget,
+  beforeRelayer,
+}: {
+  /** The app's settings beside the chain's, the contract's and the indexer's. */
+  env: Record<string, string>;
+  hookGasBudget?: bigint;
+  beforeRelayer?: (on: ChainAccounts, contract: Address) => Promise<void>;
+}): Promise<AppOnChain> {
+  const chain = await startLocalChain();
+  const on = chainAccounts(chain.rpcUrl);
+  const deploymentsDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-app-on-chain-"));
+  let indexerDatabase: ThrowAwayDatabase | undefined;
+  let indexer: RunningIndexer | undefined;
+  let t: TestApp | undefined;
+  const stop = async () => {
+    await t?.close();
+    await indexer?.stop();
+    await chain.stop();
+    await indexerDatabase?.drop();
+    fs.rmSync(deploymentsDir, { recursive: true, force: true });
+  };
+  try {
+    indexerDatabase = await createPostgresDatabase();
+    const { address: contract } = await deployCollectibles({
+      rpcUrl: chain.rpcUrl,
+      deploymentsDir,
+      hookGasBudget,
+    });
+    await beforeRelayer?.(on, contract);
+    indexer = await startIndexer({
+      rpcUrl: chain.rpcUrl,
+      deploymentsDir,
+      databaseUrl: indexerDatabase.url,
+      waitForReady: true,
+    });
+    t = await startTestApp({
+      env: {
+        RPC_URL: chain.rpcUrl,
+        CHAIN_ID: "31337",
+        DEPLOYMENTS_DIR: deploymentsDir,
+        INDEXER_URL: indexer.url,
+        ...env,
+      },
+    });
+    return { t, on, contract, indexerUrl: indexer.url, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }
 
 /** Where claims are stored and how the chain is held: the test app, its organization, JSON-RPC. */

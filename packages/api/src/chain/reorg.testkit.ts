@@ -137,6 +137,16 @@ export function reorgKit({ call, createCollectible, stack }: Processes) {
     expect(editions.sort()).toEqual(claimIds.map((_, i) => i + 1));
   }
 
+  /**
+   * Until the API has taken back a confirmation of these claims, confirmed every one again on the
+   * chain, and agrees with the chain and the indexer: how a reorg ends, whatever its depth.
+   */
+  async function recovered(api: Api, collectibleId: string, claimIds: string[]) {
+    await withdrawn(api, claimIds);
+    await healed(api, collectibleId, claimIds);
+    await agree(api, collectibleId, claimIds);
+  }
+
   return {
     rpc,
     get,
@@ -146,8 +156,7 @@ export function reorgKit({ call, createCollectible, stack }: Processes) {
     newCollectible,
     eventsOf,
     healed,
-    withdrawn,
     indexerAtHead,
-    agree,
+    recovered,
   };
 }

@@ -15,51 +15,39 @@ const processes = apiProcessesOnChainPerFile({
   settings: (chain) => ({ ...chain.env, CONFIRM_TIMEOUT_MS: "10000" }),
 });
 const { start } = processes;
-const {
-  rpc,
-  get,
-  confirmedClaim,
-  newCollectible,
-  eventsOf,
-  healed,
-  withdrawn,
-  indexerAtHead,
-  agree,
-} = reorgKit(processes);
+const reorg = reorgKit(processes);
 
 describe("a reorg of 30 blocks", { timeout: 240_000 }, () => {
   it("takes back the collectible and its claims, makes them again and confirms each once; a final claim stays", async () => {
     const api = await start();
-    const older = await newCollectible(api, "Final before", 2);
-    const final = await confirmedClaim(api, older.id, "final@deep.example");
-    await rpc("anvil_mine", [64]);
+    const older = await reorg.newCollectible(api, "Final before", 2);
+    const final = await reorg.confirmedClaim(api, older.id, "final@deep.example");
+    await reorg.rpc("anvil_mine", [64]);
     const finalAt = await until(
       "the first claim final",
-      async () => (await get(api, `/claims/${final.id}`)).finalized_at ?? undefined,
+      async () => (await reorg.get(api, `/claims/${final.id}`)).finalized_at ?? undefined,
     );
 
-    const collectible = await newCollectible(api, "Deep", 3);
+    const collectible = await reorg.newCollectible(api, "Deep", 3);
     const claims: string[] = [];
     for (const who of ["a", "b"]) {
-      claims.push((await confirmedClaim(api, collectible.id, `${who}@deep.example`)).id);
+      claims.push((await reorg.confirmedClaim(api, collectible.id, `${who}@deep.example`)).id);
     }
     // The creation and both mints are now within the last 30 blocks: replace them all.
-    await rpc("anvil_mine", [25]);
-    await indexerAtHead();
-    await rpc("anvil_reorg", [30, []]);
+    await reorg.rpc("anvil_mine", [25]);
+    await reorg.indexerAtHead();
+    await reorg.rpc("anvil_reorg", [30, []]);
 
-    await withdrawn(api, claims);
-    await healed(api, collectible.id, claims);
-    await agree(api, collectible.id, claims);
-    expect(await eventsOf(api, [collectible.id])).toEqual([
+    await reorg.recovered(api, collectible.id, claims);
+    expect(await reorg.eventsOf(api, [collectible.id])).toEqual([
       `collectible.confirmed ${collectible.id}`,
       `collectible.reorged ${collectible.id}`,
       `collectible.confirmed ${collectible.id}`,
     ]);
     // Below the finalized block nothing moved.
-    const stillFinal = await get(api, `/claims/${final.id}`);
+    const stillFinal = await reorg.get(api, `/claims/${final.id}`);
     expect(stillFinal).toMatchObject({ status: "confirmed", finalized_at: finalAt });
-    expect(await eventsOf(api, [final.id])).toEqual([
+    expect(await reorg.eventsOf(api, [final.id])).toEqual([
       `claim.confirmed ${final.id}`,
       `claim.finalized ${final.id}`,
     ]);

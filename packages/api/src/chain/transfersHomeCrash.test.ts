@@ -77,10 +77,12 @@ async function linkedHolder(name: string): Promise<Holder> {
 }
 
 /**
- * Asks for the move with the chain mining only on request; mines the relayer's payment, waits
- * until the service wallet's transfer is broadcast, and kills the process (SIGKILL).
+ * A linked holder whose API process asked for the move with the chain mining only on request:
+ * the relayer's payment mined, the service wallet's transfer broadcast, then the process killed
+ * (SIGKILL).
  */
-async function killAfterFunding(holder: Holder): Promise<void> {
+async function holderKilledAfterFunding(name: string): Promise<Holder> {
+  const holder = await linkedHolder(name);
   const on = chainAccounts(stack.rpcUrl);
   await on.rpc("evm_setAutomine", [false]);
   const asked = await call(holder.api.url, "POST", `/users/${holder.userId}/transfers-home`, {
@@ -100,6 +102,7 @@ async function killAfterFunding(holder: Holder): Promise<void> {
       : undefined,
   );
   await crash(holder.api.process);
+  return holder;
 }
 
 /** Once started again: the token moved once, paid for by one payment. */
@@ -125,8 +128,7 @@ async function expectMovedOnce(holder: Holder, api: ApiProcess): Promise<void> {
 }
 
 it("killed after the funding is mined and before its transfer reaches the chain, the API moves the token once and pays nothing more", async () => {
-  const holder = await linkedHolder("never-broadcast");
-  await killAfterFunding(holder);
+  const holder = await holderKilledAfterFunding("never-broadcast");
   // The transfer never reached a block: as if the process died before broadcasting it.
   const on = chainAccounts(stack.rpcUrl);
   await on.rpc("anvil_dropAllTransactions");
@@ -137,8 +139,7 @@ it("killed after the funding is mined and before its transfer reaches the chain,
 }, 300_000);
 
 it("killed with its transfer still unmined, the API started again does not send a second one", async () => {
-  const holder = await linkedHolder("still-pending");
-  await killAfterFunding(holder);
+  const holder = await holderKilledAfterFunding("still-pending");
   const again = await start();
   // The new process finds the token still in the wallet and the first transfer unmined: it may
   // only replace it (same nonce), never add one. Then the chain mines.
@@ -156,8 +157,7 @@ it("killed with its transfer still unmined, the API started again does not send 
 }, 300_000);
 
 it("started again as its earlier transfer is mined, between the API's reads of the chain, the API confirms the move and sends nothing", async () => {
-  const holder = await linkedHolder("mined-meanwhile");
-  await killAfterFunding(holder);
+  const holder = await holderKilledAfterFunding("mined-meanwhile");
   const on = chainAccounts(stack.rpcUrl);
   const derived = holder.derived.toLowerCase();
   // The earlier transfer is mined just as the new process asks the chain for the wallet's nonces:

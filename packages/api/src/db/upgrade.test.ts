@@ -16,7 +16,6 @@ interface RawDatabase {
   query<T>(text: string): Promise<T[]>;
   /** Applies the migrations of `folder` not applied yet. */
   migrate(folder: string): Promise<void>;
-  close(): Promise<void>;
 }
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -24,9 +23,14 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
+/** A new database, dropped after the test. */
 async function openRaw(): Promise<RawDatabase> {
   const created = await createPostgresDatabase();
   const pool = new pg.Pool({ connectionString: created.url, max: 1 });
+  cleanups.push(async () => {
+    await pool.end();
+    await created.drop();
+  });
   return {
     query: async <T>(text: string) => {
       const results = await pool.query(text);
@@ -34,11 +38,14 @@ async function openRaw(): Promise<RawDatabase> {
       return last.rows as T[];
     },
     migrate: (folder) => migrateNodePg(drizzleNodePg(pool), { migrationsFolder: folder }),
-    close: async () => {
-      await pool.end();
-      await created.drop();
-    },
   };
+}
+
+/** A new database migrated up to the migration tagged `lastTag`, as an older release left it. */
+async function databaseAt(lastTag: string): Promise<RawDatabase> {
+  const db = await openRaw();
+  await db.migrate(migrationsUpTo(lastTag));
+  return db;
 }
 
 /** A copy of the migrations folder that stops after the migration tagged `lastTag`. */
@@ -57,9 +64,7 @@ function migrationsUpTo(lastTag: string): string {
 
 describe("upgrading to one claim per person (0004)", () => {
   it("gives existing claims their holder's email, and keeps a second claim by one email made before the rule", async () => {
-    const db = await openRaw();
-    cleanups.push(() => db.close());
-    await db.migrate(migrationsUpTo("0003_idempotency_in_transaction"));
+    const db = await databaseAt("0003_idempotency_in_transaction");
     const org = "00000000-0000-4000-8000-000000000001";
     const collectible = "00000000-0000-4000-8000-000000000002";
     const [deleted, recreated, other] = [11, 12, 13].map(
@@ -103,9 +108,7 @@ describe("upgrading to one claim per person (0004)", () => {
 
 describe("upgrading to batch limits (0012, 0013)", () => {
   it("keeps a claim that was to be sent alone in batches of one, and leaves the others unlimited", async () => {
-    const db = await openRaw();
-    cleanups.push(() => db.close());
-    await db.migrate(migrationsUpTo("0011_finality"));
+    const db = await databaseAt("0011_finality");
     const org = "00000000-0000-4000-8000-000000000001";
     const collectible = "00000000-0000-4000-8000-000000000002";
     const [alone, together] = [

@@ -9,6 +9,12 @@ import { CHECKSUMMED, usersScene } from "./users.testkit.ts";
 const t = testAppPerFile();
 const { org, otherOrg, createUser } = usersScene(t);
 
+// Why a wallet address is refused, as the API says it.
+const NOT_CHECKSUMMED = "must be EIP-55 checksummed";
+const NOT_AN_ADDRESS = "must be a 0x-prefixed 20-byte hex address";
+/** The zero address and the precompiles, which can hold no token. */
+const NO_TOKEN_HOLDER = "must not be the zero address or a precompile";
+
 describe("POST /users", () => {
   it("answers 201 with the user, a derived wallet and claimed_count 0", async () => {
     const res = await t.call("POST", "/users", {
@@ -35,35 +41,21 @@ describe("POST /users", () => {
     expect(user.wallet_address).toBe(CHECKSUMMED);
   });
 
-  it("answers 400 for a wallet address that is not EIP-55 checksummed", async () => {
-    for (const wallet_address of [
-      CHECKSUMMED.toLowerCase(),
-      CHECKSUMMED.replace("B38", "b38"),
-      "0x1234",
-      "5B38Da6a701c568545dCfcB03FcB875f56beddC4",
-    ]) {
-      const res = await t.call("POST", "/users", {
-        json: { organization_id: org.id, email: "bad-wallet@example.com", wallet_address },
-      });
-      expect(res.status, wallet_address).toBe(400);
-      expect(res.body.error.details[0].field).toBe("wallet_address");
-    }
-  });
-
-  it("answers 400 for the zero address and precompiles, which can hold no token", async () => {
-    for (const wallet_address of [
-      "0x0000000000000000000000000000000000000000",
-      "0x0000000000000000000000000000000000000001",
-      "0x0000000000000000000000000000000000000011",
-      "0x0000000000000000000000000000000000000100",
-    ]) {
-      const res = await t.call("POST", "/users", {
-        json: { organization_id: org.id, email: "precompile@example.com", wallet_address },
-      });
-      expect(res.status, wallet_address).toBe(400);
-      expect(res.body.error.details[0].field).toBe("wallet_address");
-      expect(res.body.error.details[0].message).toContain("precompile");
-    }
+  it.each([
+    [CHECKSUMMED.toLowerCase(), NOT_CHECKSUMMED],
+    [CHECKSUMMED.replace("B38", "b38"), NOT_CHECKSUMMED],
+    ["0x1234", NOT_AN_ADDRESS],
+    ["5B38Da6a701c568545dCfcB03FcB875f56beddC4", NOT_AN_ADDRESS],
+    ["0x0000000000000000000000000000000000000000", NO_TOKEN_HOLDER],
+    ["0x0000000000000000000000000000000000000001", NO_TOKEN_HOLDER],
+    ["0x0000000000000000000000000000000000000011", NO_TOKEN_HOLDER],
+    ["0x0000000000000000000000000000000000000100", NO_TOKEN_HOLDER],
+  ])("answers 400 for the wallet address %s: it %s", async (wallet_address, message) => {
+    const res = await t.call("POST", "/users", {
+      json: { organization_id: org.id, email: "bad-wallet@example.com", wallet_address },
+    });
+    expect400Naming(res, "wallet_address");
+    expect(res.body.error.details[0].message).toContain(message);
   });
 
   it("answers 400 naming email when it is missing or invalid", async () => {

@@ -15,6 +15,7 @@ async function organization(name: string): Promise<string> {
 }
 
 const hook = (url: string) => ({ url, event_types: ["claim.confirmed"] });
+const register = (url: string) => t.call("POST", "/webhooks", { json: hook(url) });
 
 describe("webhook destinations", () => {
   it.each([
@@ -35,7 +36,7 @@ describe("webhook destinations", () => {
     "http://[fd00::1]/hook",
     "http://100.64.0.1/hook",
   ])("refuses %s as not a public address, saving nothing", async (url) => {
-    const res = await t.call("POST", "/webhooks", { json: hook(url) });
+    const res = await register(url);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("destination_not_allowed");
     const listed = await t.call("GET", "/webhooks");
@@ -47,14 +48,11 @@ describe("webhook destinations", () => {
     "https://[2001:db8::1]/hook",
     "https://[2002:cb00:7107::1]/hook",
   ])("accepts %s, a public address", async (url) => {
-    const res = await t.call("POST", "/webhooks", { json: hook(url) });
-    expect(res.status).toBe(201);
+    expect((await register(url)).status).toBe(201);
   });
 
   it("refuses moving a saved webhook to a private address", async () => {
-    const created = await t.call("POST", "/webhooks", {
-      json: hook("https://203.0.113.7/hook"),
-    });
+    const created = await register("https://203.0.113.7/hook");
     expect(created.status).toBe(201);
     const moved = await t.call("PATCH", `/webhooks/${created.body.data.id}`, {
       json: { url: "http://127.0.0.1/hook" },
@@ -82,9 +80,7 @@ describe("webhook destinations", () => {
   });
 
   it("shows the secret only when created or rotated", async () => {
-    const created = await t.call("POST", "/webhooks", {
-      json: hook("https://203.0.113.8/hook"),
-    });
+    const created = await register("https://203.0.113.8/hook");
     expect(created.body.data.secret).toMatch(/^whsec_/);
     const read = await t.call("GET", `/webhooks/${created.body.data.id}`);
     expect(read.body.data).not.toHaveProperty("secret");
@@ -93,7 +89,7 @@ describe("webhook destinations", () => {
   });
 
   it("tells caches to keep no answer that shows a secret: created, rotated, a new API key", async () => {
-    const created = await t.call("POST", "/webhooks", { json: hook("https://203.0.113.10/hook") });
+    const created = await register("https://203.0.113.10/hook");
     expect(created.headers.get("cache-control")).toBe("no-store");
     const rotated = await t.call("POST", `/webhooks/${created.body.data.id}/rotate-secret`);
     expect(rotated.status).toBe(200);
@@ -139,9 +135,7 @@ describe("webhook destinations", () => {
   });
 
   it("forgets a deleted webhook", async () => {
-    const created = await t.call("POST", "/webhooks", {
-      json: hook("https://203.0.113.10/hook"),
-    });
+    const created = await register("https://203.0.113.10/hook");
     const id = created.body.data.id;
     const deleted = await t.call("DELETE", `/webhooks/${id}`);
     expect(deleted.body).toEqual({ data: { id, deleted: true } });
