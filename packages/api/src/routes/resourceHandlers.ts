@@ -3,13 +3,12 @@
  * validated input, calls the one service function it is given, and presents what it returns.
  */
 
-import type { ListQuery, Page } from "../db/driver/recordReads.ts";
+import type { ListQuery, Page, PageRequest } from "../db/driver/recordReads.ts";
 import type { IdempotentWrite } from "../db/idempotencyKeys.ts";
 import type { RouteDeps } from "../deps.ts";
 import type { AuthContext, Scope } from "../domain/auth.ts";
 import type { EndpointSpec } from "../http/endpoint.ts";
 import { type PresentContext, presentContext } from "../presenters/context.ts";
-import { paginationOf } from "../presenters/pagination.ts";
 
 type Present<View, Item> = (view: View, ctx: PresentContext) => Item;
 type Files = Partial<Record<string, Buffer>>;
@@ -34,6 +33,20 @@ export function listing<View, Item>(
       const body = { pagination: paginationOf(query, count, next), data };
       return { status: 200 as const, body };
     });
+}
+
+/**
+ * A list answer's `pagination`: `page` from 1 (null for a page asked by cursor), `size` is the
+ * page size (limit), and `next_cursor` the position after the page's last row when more may follow.
+ */
+function paginationOf({ page, limit, cursor }: PageRequest, count: number, next: string | null) {
+  return {
+    page: cursor ? null : (page ?? 1),
+    size: limit,
+    pages: Math.ceil(count / limit),
+    count,
+    next_cursor: next,
+  };
 }
 
 type Read<View> = (deps: RouteDeps, scope: Scope, id: string) => Promise<View>;

@@ -4,6 +4,7 @@
  * by a plan made once per query, and `created_at` and `updated_at` stay the text the API answers
  * (ISO 8601) instead of becoming a Date that is formatted again. Drizzle's generic row mapping
  * and the Dates took a sixth of the API's CPU serving GET /claims (`pnpm bench lists --profile`).
+ * Hot statements, pages and others, are prepared once per database handle (`preparedOnce`).
  */
 import {
   Column,
@@ -166,4 +167,24 @@ export function arrayRunner(q: Queryable): ArrayRunner {
     };
   }
   throw new Error("a list page is read on the database, not in a transaction");
+}
+
+/**
+ * Statements prepared once per database handle and kept by their name: a hot query is then
+ * built (by Drizzle) and planned (by PostgreSQL, per connection) once, and afterwards only run
+ * with its values. The name is also the prepared statement's name on PostgreSQL (unless the
+ * statement is built without one), so one name must always stand for one query text.
+ */
+const prepared = new WeakMap<Queryable, Map<string, unknown>>();
+
+/** The statement `name` on `q`, built by `prepare(name)` the first time it is asked for. */
+export function preparedOnce<Statement>(
+  q: Queryable,
+  name: string,
+  prepare: (name: string) => Statement,
+): Statement {
+  const byName = prepared.get(q) ?? new Map<string, unknown>();
+  prepared.set(q, byName);
+  if (!byName.has(name)) byName.set(name, prepare(name));
+  return byName.get(name) as Statement;
 }

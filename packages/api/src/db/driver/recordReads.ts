@@ -30,9 +30,9 @@ import {
   type PageFields,
   type PageStatement,
   pageStatement,
+  preparedOnce,
   type Shown,
 } from "./pageStatements.ts";
-import { preparedOnce } from "./prepared.ts";
 import { rowsOf } from "./rows.ts";
 
 /** Where a list's page starts: `page` from 1, or a `cursor` instead (the page starts after it). */
