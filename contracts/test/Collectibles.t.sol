@@ -310,8 +310,7 @@ contract ClaimBatchTest is CollectiblesTestBase {
         claims[1] = Claim(COLLECTIBLE, CLAIM_2, ALICE);
         claims[2] = Claim(COLLECTIBLE, CLAIM_3, ALICE);
         claims[3] = Claim(COLLECTIBLE, CLAIM_4, BOB);
-        vm.expectEmit(address(collectibles));
-        emit ICollectibles.ClaimSkipped(COLLECTIBLE, CLAIM_4, BOB, ICollectibles.SkipReason.SoldOut);
+        _expectSkip(claims[3], ICollectibles.SkipReason.SoldOut);
         _batch(claims);
         vm.assertEq(collectibles.claimedCount(COLLECTIBLE), TOTAL, "claimed == total");
         vm.assertFalse(collectibles.isClaimed(COLLECTIBLE, CLAIM_4), "the fourth is not minted");
@@ -323,8 +322,7 @@ contract ClaimBatchTest is CollectiblesTestBase {
         claims[0] = Claim(COLLECTIBLE, CLAIM_1, ALICE);
         claims[1] = Claim(COLLECTIBLE, CLAIM_1, BOB);
         claims[2] = Claim(COLLECTIBLE, CLAIM_2, BOB);
-        vm.expectEmit(address(collectibles));
-        emit ICollectibles.ClaimSkipped(COLLECTIBLE, CLAIM_1, BOB, ICollectibles.SkipReason.AlreadyMinted);
+        _expectSkip(claims[1], ICollectibles.SkipReason.AlreadyMinted);
         _batch(claims);
         vm.assertEq(collectibles.holderOf(_tokenId(COLLECTIBLE, CLAIM_1)), ALICE, "the first one holds it");
         vm.assertEq(collectibles.editionOf(_tokenId(COLLECTIBLE, CLAIM_2)), 2, "no edition spent on the repeat");
@@ -336,8 +334,7 @@ contract ClaimBatchTest is CollectiblesTestBase {
         Claim[] memory claims = new Claim[](2);
         claims[0] = Claim(COLLECTIBLE, CLAIM_1, ALICE);
         claims[1] = Claim(COLLECTIBLE, CLAIM_2, ALICE);
-        vm.expectEmit(address(collectibles));
-        emit ICollectibles.ClaimSkipped(COLLECTIBLE, CLAIM_1, ALICE, ICollectibles.SkipReason.AlreadyMinted);
+        _expectSkip(claims[0], ICollectibles.SkipReason.AlreadyMinted);
         _batch(claims);
         vm.assertEq(collectibles.editionOf(_tokenId(COLLECTIBLE, CLAIM_1)), 1, "kept its edition");
         vm.assertEq(collectibles.editionOf(_tokenId(COLLECTIBLE, CLAIM_2)), 2, "the new one");
@@ -427,8 +424,7 @@ contract ReceiverIsolationTest is CollectiblesTestBase {
         }
         claims[10] = Claim(BIG, _id(10), BOB);
         for (uint256 i = 0; i < 5; ++i) {
-            vm.expectEmit(address(collectibles));
-            emit ICollectibles.ClaimSkipped(BIG, _id(2 * i + 1), refusing[i], ICollectibles.SkipReason.ReceiverRefused);
+            _expectSkip(claims[2 * i + 1], ICollectibles.SkipReason.ReceiverRefused);
         }
         _batch(claims);
         for (uint256 i = 0; i < 5; ++i) {
@@ -459,8 +455,7 @@ contract ReceiverIsolationTest is CollectiblesTestBase {
         Claim[] memory claims = new Claim[](2);
         claims[0] = Claim(BIG, CLAIM_1, address(burner));
         claims[1] = Claim(BIG, CLAIM_2, ALICE);
-        vm.expectEmit(address(collectibles));
-        emit ICollectibles.ClaimSkipped(BIG, CLAIM_1, address(burner), ICollectibles.SkipReason.ReceiverGasExceeded);
+        _expectSkip(claims[0], ICollectibles.SkipReason.ReceiverGasExceeded);
         uint256 before = gasleft();
         _batch(claims);
         vm.assertLe(before - gasleft(), HOOK_GAS_BUDGET + 100_000, "the burner cost its budget and little more");
@@ -501,8 +496,7 @@ contract ReceiverIsolationTest is CollectiblesTestBase {
         Claim[] memory claims = new Claim[](2);
         claims[0] = Claim(BIG, CLAIM_1, delegated);
         claims[1] = Claim(BIG, CLAIM_2, ALICE);
-        vm.expectEmit(address(collectibles));
-        emit ICollectibles.ClaimSkipped(BIG, CLAIM_1, delegated, ICollectibles.SkipReason.ReceiverRefused);
+        _expectSkip(claims[0], ICollectibles.SkipReason.ReceiverRefused);
         _batch(claims);
         vm.assertFalse(collectibles.isClaimed(BIG, CLAIM_1), "not minted to the delegated account");
     }
@@ -607,8 +601,7 @@ contract ReentrancyTest is CollectiblesTestBase {
         Claim[] memory claims = new Claim[](2);
         claims[0] = Claim(SMALL, CLAIM_1, address(receiver));
         claims[1] = Claim(SMALL, CLAIM_2, BOB);
-        vm.expectEmit(address(collectibles));
-        emit ICollectibles.ClaimSkipped(SMALL, CLAIM_1, address(receiver), ICollectibles.SkipReason.ReceiverRefused);
+        _expectSkip(claims[0], ICollectibles.SkipReason.ReceiverRefused);
         _batch(claims);
         vm.assertFalse(collectibles.isClaimed(SMALL, CLAIM_1), "refused claim not minted");
         vm.assertFalse(collectibles.isClaimed(SMALL, CLAIM_4), "the hook's claim undone with it");
@@ -811,10 +804,7 @@ contract ERC1155BehaviourTest is CollectiblesTestBase {
     }
 
     function test_safeTransferFrom_MovesTokenWhenCalledByHolder() public {
-        vm.expectEmit(address(collectibles));
-        emit IERC1155.TransferSingle(ALICE, ALICE, BOB, token1, 1);
-        vm.prank(ALICE);
-        collectibles.safeTransferFrom(ALICE, BOB, token1, 1, "");
+        _expectTransfer(ALICE, ALICE, BOB, token1, 1);
         vm.assertEq(collectibles.balanceOf(ALICE, token1), 0, "sender");
         vm.assertEq(collectibles.balanceOf(BOB, token1), 1, "receiver");
         vm.assertEq(collectibles.holderOf(token1), BOB, "holder");
@@ -823,10 +813,7 @@ contract ERC1155BehaviourTest is CollectiblesTestBase {
     function test_safeTransferFrom_MovesTokenWhenCalledByApprovedOperator() public {
         vm.prank(ALICE);
         collectibles.setApprovalForAll(OPERATOR, true);
-        vm.expectEmit(address(collectibles));
-        emit IERC1155.TransferSingle(OPERATOR, ALICE, BOB, token1, 1);
-        vm.prank(OPERATOR);
-        collectibles.safeTransferFrom(ALICE, BOB, token1, 1, "");
+        _expectTransfer(OPERATOR, ALICE, BOB, token1, 1);
         vm.assertEq(collectibles.holderOf(token1), BOB, "holder");
     }
 
@@ -886,10 +873,7 @@ contract ERC1155BehaviourTest is CollectiblesTestBase {
     }
 
     function test_safeTransferFrom_MovesNothingWhenValueIsZero() public {
-        vm.expectEmit(address(collectibles));
-        emit IERC1155.TransferSingle(BOB, BOB, ALICE, token1, 0);
-        vm.prank(BOB);
-        collectibles.safeTransferFrom(BOB, ALICE, token1, 0, "");
+        _expectTransfer(BOB, BOB, ALICE, token1, 0);
         vm.assertEq(collectibles.holderOf(token1), ALICE, "holder unchanged");
     }
 
@@ -924,10 +908,7 @@ contract ERC1155BehaviourTest is CollectiblesTestBase {
 
     function test_safeBatchTransferFrom_MovesEveryToken() public {
         (uint256[] memory ids, uint256[] memory values) = _pair(1, 1);
-        vm.expectEmit(address(collectibles));
-        emit IERC1155.TransferBatch(ALICE, ALICE, BOB, ids, values);
-        vm.prank(ALICE);
-        collectibles.safeBatchTransferFrom(ALICE, BOB, ids, values, "");
+        _expectBatchTransfer(ALICE, ALICE, BOB, ids, values);
         vm.assertEq(collectibles.holderOf(token1), BOB, "token1");
         vm.assertEq(collectibles.holderOf(token2), BOB, "token2");
     }
@@ -936,10 +917,7 @@ contract ERC1155BehaviourTest is CollectiblesTestBase {
         (uint256[] memory ids, uint256[] memory values) = _pair(1, 0);
         vm.prank(ALICE);
         collectibles.setApprovalForAll(OPERATOR, true);
-        vm.expectEmit(address(collectibles));
-        emit IERC1155.TransferBatch(OPERATOR, ALICE, BOB, ids, values);
-        vm.prank(OPERATOR);
-        collectibles.safeBatchTransferFrom(ALICE, BOB, ids, values, "");
+        _expectBatchTransfer(OPERATOR, ALICE, BOB, ids, values);
         vm.assertEq(collectibles.holderOf(token1), BOB, "moved with value 1");
         vm.assertEq(collectibles.holderOf(token2), ALICE, "stays with value 0");
     }
@@ -1026,6 +1004,28 @@ contract ERC1155BehaviourTest is CollectiblesTestBase {
         values = new uint256[](2);
         values[0] = value1;
         values[1] = value2;
+    }
+
+    /// @dev `caller` (`from` or its operator) sends `value` of `id` to `to`; the call must emit the TransferSingle.
+    function _expectTransfer(address caller, address from, address to, uint256 id, uint256 value) internal {
+        vm.expectEmit(address(collectibles));
+        emit IERC1155.TransferSingle(caller, from, to, id, value);
+        vm.prank(caller);
+        collectibles.safeTransferFrom(from, to, id, value, "");
+    }
+
+    /// @dev The batch form of `_expectTransfer`: the call must emit one TransferBatch.
+    function _expectBatchTransfer(
+        address caller,
+        address from,
+        address to,
+        uint256[] memory ids,
+        uint256[] memory values
+    ) internal {
+        vm.expectEmit(address(collectibles));
+        emit IERC1155.TransferBatch(caller, from, to, ids, values);
+        vm.prank(caller);
+        collectibles.safeBatchTransferFrom(from, to, ids, values, "");
     }
 
     function _receiver(ERC1155ReceiverMock.RevertType revertType) internal returns (ERC1155ReceiverMock) {

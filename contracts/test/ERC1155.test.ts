@@ -6,50 +6,55 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { network } from "hardhat";
-import { getAddress, parseEventLogs } from "viem";
-import { encodeClaimRuns } from "../src/claimBatch.ts";
+import { type Address, getAddress, type Hex, parseEventLogs } from "viem";
 import {
-  deployCollectibles,
-  metadata,
+  deployReceiverMock,
+  deployWithCollectible,
+  itRevertsEach,
   newId,
   ON_BATCH_RECEIVED,
   ON_RECEIVED,
   RevertType,
   tokenIdOf,
   ZERO_ADDRESS,
-  ZERO_ID,
 } from "./helpers.ts";
 
-const { viem, networkHelpers } = await network.create();
+const connection = await network.create();
+const { viem, networkHelpers } = connection;
 
 /** Alice holds two tokens of one collectible; a third id of it is never minted. */
 async function withTokens() {
-  const deployment = await deployCollectibles(viem);
-  const { collectibles, accounts } = deployment;
-  const collectibleId = newId();
-  await collectibles.write.createCollectible([collectibleId, newId(), ZERO_ID, 10n, metadata], {
-    account: accounts.minter,
-  });
+  const deployment = await deployWithCollectible(viem, 10n);
+  const { collectibles, collectibleId, claim } = deployment;
   const [claim1, claim2] = [newId(), newId()];
-  await collectibles.write.claimBatch(
-    [
-      encodeClaimRuns([
-        { collectibleId, claimId: claim1, to: accounts.alice },
-        { collectibleId, claimId: claim2, to: accounts.alice },
-      ]),
-    ],
-    { account: accounts.minter },
-  );
+  await claim(claim1);
+  await claim(claim2);
+  // `by` signs; by default the holder `from` itself.
+  type Options = { by?: Address; data?: Hex };
+  const transfer = (
+    from: Address,
+    to: Address,
+    id: bigint,
+    { by = from, data = "0x", value = 1n }: Options & { value?: bigint } = {},
+  ) => collectibles.write.safeTransferFrom([from, to, id, value, data], { account: by });
+  const batchTransfer = (
+    from: Address,
+    to: Address,
+    ids: bigint[],
+    values: bigint[],
+    { by = from, data = "0x" }: Options = {},
+  ) => collectibles.write.safeBatchTransferFrom([from, to, ids, values, data], { account: by });
+  const approve = (holder: Address, operator: Address, approved = true) =>
+    collectibles.write.setApprovalForAll([operator, approved], { account: holder });
   return {
     ...deployment,
     token1: tokenIdOf(collectibleId, claim1),
     token2: tokenIdOf(collectibleId, claim2),
     unminted: tokenIdOf(collectibleId, newId()),
+    transfer,
+    batchTransfer,
+    approve,
   };
-}
-
-async function receiverMock(single: `0x${string}`, batch: `0x${string}`, revertType: number) {
-  return viem.deployContract("ERC1155ReceiverMock", [single, batch, revertType]);
 }
 
 describe("ERC-1155: balanceOf", () => {
@@ -99,37 +104,30 @@ describe("ERC-1155: balanceOfBatch", () => {
 
 describe("ERC-1155: setApprovalForAll", () => {
   it("approves and revokes an operator, emitting ApprovalForAll each time", async () => {
-    const { collectibles, accounts } = await networkHelpers.loadFixture(withTokens);
-    await viem.assertions.emitWithArgs(
-      collectibles.write.setApprovalForAll([accounts.operator, true], { account: accounts.alice }),
-      collectibles,
-      "ApprovalForAll",
-      [accounts.alice, accounts.operator, true],
-    );
-    assert.equal(
-      await collectibles.read.isApprovedForAll([accounts.alice, accounts.operator]),
-      true,
-    );
-    assert.equal(
-      await collectibles.read.isApprovedForAll([accounts.bob, accounts.operator]),
-      false,
-    );
-    await viem.assertions.emitWithArgs(
-      collectibles.write.setApprovalForAll([accounts.operator, false], { account: accounts.alice }),
-      collectibles,
-      "ApprovalForAll",
-      [accounts.alice, accounts.operator, false],
-    );
-    assert.equal(
-      await collectibles.read.isApprovedForAll([accounts.alice, accounts.operator]),
-      false,
-    );
+    const { collectibles, accounts, approve } = await networkHelpers.loadFixture(withTokens);
+    for (const approved of [true, false]) {
+      await viem.assertions.emitWithArgs(
+        approve(accounts.alice, accounts.operator, approved),
+        collectibles,
+        "ApprovalForAll",
+        [accounts.alice, accounts.operator, approved],
+      );
+      assert.equal(
+        await collectibles.read.isApprovedForAll([accounts.alice, accounts.operator]),
+        approved,
+      );
+      assert.equal(
+        await collectibles.read.isApprovedForAll([accounts.bob, accounts.operator]),
+        false,
+        "only for the caller",
+      );
+    }
   });
 
   it("reverts with ERC1155InvalidOperator for the zero address", async () => {
-    const { collectibles, accounts } = await networkHelpers.loadFixture(withTokens);
+    const { collectibles, accounts, approve } = await networkHelpers.loadFixture(withTokens);
     await viem.assertions.revertWithCustomErrorWithArgs(
-      collectibles.write.setApprovalForAll([ZERO_ADDRESS, true], { account: accounts.alice }),
+      approve(accounts.alice, ZERO_ADDRESS),
       collectibles,
       "ERC1155InvalidOperator",
       [ZERO_ADDRESS],
@@ -139,11 +137,10 @@ describe("ERC-1155: setApprovalForAll", () => {
 
 describe("ERC-1155: safeTransferFrom", () => {
   it("moves the token when the holder calls, emitting TransferSingle(holder, holder, to, id, 1)", async () => {
-    const { collectibles, accounts, token1 } = await networkHelpers.loadFixture(withTokens);
+    const { collectibles, accounts, token1, transfer } =
+      await networkHelpers.loadFixture(withTokens);
     await viem.assertions.emitWithArgs(
-      collectibles.write.safeTransferFrom([accounts.alice, accounts.bob, token1, 1n, "0x"], {
-        account: accounts.alice,
-      }),
+      transfer(accounts.alice, accounts.bob, token1),
       collectibles,
       "TransferSingle",
       [accounts.alice, accounts.alice, accounts.bob, token1, 1n],
@@ -159,14 +156,11 @@ describe("ERC-1155: safeTransferFrom", () => {
   });
 
   it("moves the token when an approved operator calls, naming the operator in TransferSingle", async () => {
-    const { collectibles, accounts, token1 } = await networkHelpers.loadFixture(withTokens);
-    await collectibles.write.setApprovalForAll([accounts.operator, true], {
-      account: accounts.alice,
-    });
+    const { collectibles, accounts, token1, transfer, approve } =
+      await networkHelpers.loadFixture(withTokens);
+    await approve(accounts.alice, accounts.operator);
     await viem.assertions.emitWithArgs(
-      collectibles.write.safeTransferFrom([accounts.alice, accounts.bob, token1, 1n, "0x"], {
-        account: accounts.operator,
-      }),
+      transfer(accounts.alice, accounts.bob, token1, { by: accounts.operator }),
       collectibles,
       "TransferSingle",
       [accounts.operator, accounts.alice, accounts.bob, token1, 1n],
@@ -175,66 +169,57 @@ describe("ERC-1155: safeTransferFrom", () => {
   });
 
   it("reverts with ERC1155MissingApprovalForAll(caller, from) for an unapproved or revoked operator", async () => {
-    const { collectibles, accounts, token1 } = await networkHelpers.loadFixture(withTokens);
-    const attempt = () =>
-      collectibles.write.safeTransferFrom([accounts.alice, accounts.bob, token1, 1n, "0x"], {
-        account: accounts.operator,
-      });
-    await viem.assertions.revertWithCustomErrorWithArgs(
-      attempt(),
-      collectibles,
-      "ERC1155MissingApprovalForAll",
-      [accounts.operator, accounts.alice],
-    );
-    await collectibles.write.setApprovalForAll([accounts.operator, true], {
-      account: accounts.alice,
-    });
-    await collectibles.write.setApprovalForAll([accounts.operator, false], {
-      account: accounts.alice,
-    });
-    await viem.assertions.revertWithCustomErrorWithArgs(
-      attempt(),
-      collectibles,
-      "ERC1155MissingApprovalForAll",
-      [accounts.operator, accounts.alice],
-    );
+    const { collectibles, accounts, token1, transfer, approve } =
+      await networkHelpers.loadFixture(withTokens);
+    const operatorIsRefused = () =>
+      viem.assertions.revertWithCustomErrorWithArgs(
+        transfer(accounts.alice, accounts.bob, token1, { by: accounts.operator }),
+        collectibles,
+        "ERC1155MissingApprovalForAll",
+        [accounts.operator, accounts.alice],
+      );
+    await operatorIsRefused();
+    await approve(accounts.alice, accounts.operator, true);
+    await approve(accounts.alice, accounts.operator, false);
+    await operatorIsRefused();
   });
 
-  it("does not let an operator approved by someone else move the holder's token", async () => {
-    const { collectibles, accounts, token1 } = await networkHelpers.loadFixture(withTokens);
-    await collectibles.write.setApprovalForAll([accounts.operator, true], {
-      account: accounts.bob,
-    });
-    await viem.assertions.revertWithCustomErrorWithArgs(
-      collectibles.write.safeTransferFrom([accounts.alice, accounts.bob, token1, 1n, "0x"], {
-        account: accounts.operator,
-      }),
-      collectibles,
-      "ERC1155MissingApprovalForAll",
-      [accounts.operator, accounts.alice],
-    );
-  });
-
-  it("reverts with ERC1155InsufficientBalance(from, 1, 2, id) for a value of 2", async () => {
-    const { collectibles, accounts, token1 } = await networkHelpers.loadFixture(withTokens);
-    await viem.assertions.revertWithCustomErrorWithArgs(
-      collectibles.write.safeTransferFrom([accounts.alice, accounts.bob, token1, 2n, "0x"], {
-        account: accounts.alice,
-      }),
-      collectibles,
-      "ERC1155InsufficientBalance",
-      [accounts.alice, 1n, 2n, token1],
-    );
-  });
+  itRevertsEach(connection, withTokens, [
+    [
+      "does not let an operator approved by someone else move the holder's token",
+      async ({ accounts: { alice, bob, operator }, token1, transfer, approve }) => {
+        await approve(bob, operator);
+        return [
+          transfer(alice, bob, token1, { by: operator }),
+          "ERC1155MissingApprovalForAll",
+          [operator, alice],
+        ];
+      },
+    ],
+    [
+      "reverts with ERC1155InsufficientBalance(from, 1, 2, id) for a value of 2",
+      ({ accounts: { alice, bob }, token1, transfer }) => [
+        transfer(alice, bob, token1, { value: 2n }),
+        "ERC1155InsufficientBalance",
+        [alice, 1n, 2n, token1],
+      ],
+    ],
+    [
+      "reverts with ERC1155InvalidReceiver for the zero address",
+      ({ accounts: { alice }, token1, transfer }) => [
+        transfer(alice, ZERO_ADDRESS, token1),
+        "ERC1155InvalidReceiver",
+        [ZERO_ADDRESS],
+      ],
+    ],
+  ]);
 
   it("reverts with ERC1155InsufficientBalance(from, 0, 1, id) when from does not hold the token", async () => {
-    const { collectibles, accounts, token1, unminted } =
+    const { collectibles, accounts, token1, unminted, transfer } =
       await networkHelpers.loadFixture(withTokens);
     for (const id of [token1, unminted]) {
       await viem.assertions.revertWithCustomErrorWithArgs(
-        collectibles.write.safeTransferFrom([accounts.bob, accounts.alice, id, 1n, "0x"], {
-          account: accounts.bob,
-        }),
+        transfer(accounts.bob, accounts.alice, id),
         collectibles,
         "ERC1155InsufficientBalance",
         [accounts.bob, 0n, 1n, id],
@@ -243,54 +228,35 @@ describe("ERC-1155: safeTransferFrom", () => {
   });
 
   it("accepts a value of 0, emitting TransferSingle with value 0 and moving nothing", async () => {
-    const { collectibles, accounts, token1 } = await networkHelpers.loadFixture(withTokens);
+    const { collectibles, accounts, token1, transfer } =
+      await networkHelpers.loadFixture(withTokens);
     await viem.assertions.emitWithArgs(
-      collectibles.write.safeTransferFrom([accounts.bob, accounts.alice, token1, 0n, "0x"], {
-        account: accounts.bob,
-      }),
+      transfer(accounts.bob, accounts.alice, token1, { value: 0n }),
       collectibles,
       "TransferSingle",
       [accounts.bob, accounts.bob, accounts.alice, token1, 0n],
     );
-    await collectibles.write.safeTransferFrom([accounts.alice, accounts.bob, token1, 0n, "0x"], {
-      account: accounts.alice,
-    });
+    await transfer(accounts.alice, accounts.bob, token1, { value: 0n });
     assert.equal(await collectibles.read.holderOf([token1]), accounts.alice);
   });
 
   it("keeps the token with the holder on a transfer to self", async () => {
-    const { collectibles, accounts, token1 } = await networkHelpers.loadFixture(withTokens);
-    await collectibles.write.safeTransferFrom([accounts.alice, accounts.alice, token1, 1n, "0x"], {
-      account: accounts.alice,
-    });
+    const { collectibles, accounts, token1, transfer } =
+      await networkHelpers.loadFixture(withTokens);
+    await transfer(accounts.alice, accounts.alice, token1);
     assert.equal(await collectibles.read.balanceOf([accounts.alice, token1]), 1n);
   });
 
-  it("reverts with ERC1155InvalidReceiver for the zero address", async () => {
-    const { collectibles, accounts, token1 } = await networkHelpers.loadFixture(withTokens);
-    await viem.assertions.revertWithCustomErrorWithArgs(
-      collectibles.write.safeTransferFrom([accounts.alice, ZERO_ADDRESS, token1, 1n, "0x"], {
-        account: accounts.alice,
-      }),
-      collectibles,
-      "ERC1155InvalidReceiver",
-      [ZERO_ADDRESS],
-    );
-  });
-
   it("calls onERC1155Received on a contract receiver with operator, from, id, value and data", async () => {
-    const { collectibles, accounts, token1 } = await networkHelpers.loadFixture(withTokens);
-    const receiver = await receiverMock(ON_RECEIVED, ON_BATCH_RECEIVED, RevertType.None);
-    await collectibles.write.setApprovalForAll([accounts.operator, true], {
-      account: accounts.alice,
-    });
+    const { collectibles, accounts, token1, transfer, approve } =
+      await networkHelpers.loadFixture(withTokens);
+    const receiver = await deployReceiverMock(viem, RevertType.None);
+    await approve(accounts.alice, accounts.operator);
     await viem.assertions.emitWithArgs(
-      collectibles.write.safeTransferFrom(
-        [accounts.alice, receiver.address, token1, 1n, "0xc0ffee"],
-        {
-          account: accounts.operator,
-        },
-      ),
+      transfer(accounts.alice, receiver.address, token1, {
+        by: accounts.operator,
+        data: "0xc0ffee",
+      }),
       receiver,
       "Received",
       [accounts.operator, accounts.alice, token1, 1n, "0xc0ffee"],
@@ -299,19 +265,14 @@ describe("ERC-1155: safeTransferFrom", () => {
   });
 
   it("reverts with ERC1155InvalidReceiver when the receiver answers the wrong value or has no hook", async () => {
-    const { collectibles, accounts, token1 } = await networkHelpers.loadFixture(withTokens);
-    const wrongValue = await receiverMock("0x00c0ffee", ON_BATCH_RECEIVED, RevertType.None);
-    const silent = await receiverMock(
-      ON_RECEIVED,
-      ON_BATCH_RECEIVED,
-      RevertType.RevertWithoutMessage,
-    );
+    const { collectibles, accounts, token1, transfer } =
+      await networkHelpers.loadFixture(withTokens);
+    const wrongValue = await deployReceiverMock(viem, RevertType.None, { single: "0x00c0ffee" });
+    const silent = await deployReceiverMock(viem, RevertType.RevertWithoutMessage);
     const noHook = await viem.deployContract("NonReceiverMock");
     for (const receiver of [wrongValue.address, silent.address, noHook.address]) {
       await viem.assertions.revertWithCustomErrorWithArgs(
-        collectibles.write.safeTransferFrom([accounts.alice, receiver, token1, 1n, "0x"], {
-          account: accounts.alice,
-        }),
+        transfer(accounts.alice, receiver, token1),
         collectibles,
         "ERC1155InvalidReceiver",
         [getAddress(receiver)],
@@ -320,32 +281,22 @@ describe("ERC-1155: safeTransferFrom", () => {
   });
 
   it("passes on a receiver's revert message, custom error or panic", async () => {
-    const { collectibles, accounts, token1 } = await networkHelpers.loadFixture(withTokens);
-    const transferTo = (to: `0x${string}`) =>
-      collectibles.write.safeTransferFrom([accounts.alice, to, token1, 1n, "0x"], {
-        account: accounts.alice,
-      });
-    const withMessage = await receiverMock(
-      ON_RECEIVED,
-      ON_BATCH_RECEIVED,
-      RevertType.RevertWithMessage,
-    );
+    const { collectibles, accounts, token1, transfer } =
+      await networkHelpers.loadFixture(withTokens);
+    const transferTo = (to: Address) => transfer(accounts.alice, to, token1);
+    const withMessage = await deployReceiverMock(viem, RevertType.RevertWithMessage);
     await viem.assertions.revertWith(
       transferTo(withMessage.address),
       "ERC1155ReceiverMock: reverting",
     );
-    const withError = await receiverMock(
-      ON_RECEIVED,
-      ON_BATCH_RECEIVED,
-      RevertType.RevertWithCustomError,
-    );
+    const withError = await deployReceiverMock(viem, RevertType.RevertWithCustomError);
     await viem.assertions.revertWithCustomErrorWithArgs(
       transferTo(withError.address),
       withError,
       "CustomError",
       [ON_RECEIVED],
     );
-    const panicking = await receiverMock(ON_RECEIVED, ON_BATCH_RECEIVED, RevertType.Panic);
+    const panicking = await deployReceiverMock(viem, RevertType.Panic);
     await assert.rejects(transferTo(panicking.address), /0x12|division or modulo by zero/i);
     assert.equal(await collectibles.read.holderOf([token1]), accounts.alice);
   });
@@ -353,12 +304,9 @@ describe("ERC-1155: safeTransferFrom", () => {
 
 describe("ERC-1155: safeBatchTransferFrom", () => {
   it("moves every token and emits one TransferBatch with ids and values", async () => {
-    const { collectibles, accounts, token1, token2, publicClient } =
+    const { collectibles, accounts, token1, token2, publicClient, batchTransfer } =
       await networkHelpers.loadFixture(withTokens);
-    const hash = await collectibles.write.safeBatchTransferFrom(
-      [accounts.alice, accounts.bob, [token1, token2], [1n, 1n], "0x"],
-      { account: accounts.alice },
-    );
+    const hash = await batchTransfer(accounts.alice, accounts.bob, [token1, token2], [1n, 1n]);
     const receipt = await publicClient.waitForTransactionReceipt({ hash });
     const logs = parseEventLogs({ abi: collectibles.abi, logs: receipt.logs });
     assert.deepEqual(
@@ -386,15 +334,13 @@ describe("ERC-1155: safeBatchTransferFrom", () => {
   });
 
   it("moves only the tokens with value 1 when called by an approved operator", async () => {
-    const { collectibles, accounts, token1, token2 } = await networkHelpers.loadFixture(withTokens);
-    await collectibles.write.setApprovalForAll([accounts.operator, true], {
-      account: accounts.alice,
-    });
+    const { collectibles, accounts, token1, token2, batchTransfer, approve } =
+      await networkHelpers.loadFixture(withTokens);
+    await approve(accounts.alice, accounts.operator);
     await viem.assertions.emitWithArgs(
-      collectibles.write.safeBatchTransferFrom(
-        [accounts.alice, accounts.bob, [token1, token2], [1n, 0n], "0x"],
-        { account: accounts.operator },
-      ),
+      batchTransfer(accounts.alice, accounts.bob, [token1, token2], [1n, 0n], {
+        by: accounts.operator,
+      }),
       collectibles,
       "TransferBatch",
       [accounts.operator, accounts.alice, accounts.bob, [token1, token2], [1n, 0n]],
@@ -403,40 +349,58 @@ describe("ERC-1155: safeBatchTransferFrom", () => {
     assert.equal(await collectibles.read.holderOf([token2]), accounts.alice);
   });
 
-  it("reverts with ERC1155MissingApprovalForAll for a caller that is neither holder nor approved", async () => {
-    const { collectibles, accounts, token1, token2 } = await networkHelpers.loadFixture(withTokens);
-    await viem.assertions.revertWithCustomErrorWithArgs(
-      collectibles.write.safeBatchTransferFrom(
-        [accounts.alice, accounts.bob, [token1, token2], [1n, 1n], "0x"],
-        { account: accounts.bob },
-      ),
-      collectibles,
-      "ERC1155MissingApprovalForAll",
-      [accounts.bob, accounts.alice],
-    );
-  });
-
-  it("reverts with ERC1155InvalidArrayLength(ids, values) when the lengths differ", async () => {
-    const { collectibles, accounts, token1, token2 } = await networkHelpers.loadFixture(withTokens);
-    await viem.assertions.revertWithCustomErrorWithArgs(
-      collectibles.write.safeBatchTransferFrom(
-        [accounts.alice, accounts.bob, [token1, token2], [1n], "0x"],
-        { account: accounts.alice },
-      ),
-      collectibles,
-      "ERC1155InvalidArrayLength",
-      [2n, 1n],
-    );
-  });
+  itRevertsEach(connection, withTokens, [
+    [
+      "reverts with ERC1155MissingApprovalForAll for a caller that is neither holder nor approved",
+      ({ accounts: { alice, bob }, token1, token2, batchTransfer }) => [
+        batchTransfer(alice, bob, [token1, token2], [1n, 1n], { by: bob }),
+        "ERC1155MissingApprovalForAll",
+        [bob, alice],
+      ],
+    ],
+    [
+      "reverts with ERC1155InvalidArrayLength(ids, values) when the lengths differ",
+      ({ accounts: { alice, bob }, token1, token2, batchTransfer }) => [
+        batchTransfer(alice, bob, [token1, token2], [1n]),
+        "ERC1155InvalidArrayLength",
+        [2n, 1n],
+      ],
+    ],
+    [
+      "reverts with ERC1155InsufficientBalance when the same token appears twice",
+      ({ accounts: { alice, bob }, token1, batchTransfer }) => [
+        batchTransfer(alice, bob, [token1, token1], [1n, 1n]),
+        "ERC1155InsufficientBalance",
+        [alice, 0n, 1n, token1],
+      ],
+    ],
+    [
+      "reverts with ERC1155InvalidReceiver for the zero address",
+      ({ accounts: { alice }, token1, batchTransfer }) => [
+        batchTransfer(alice, ZERO_ADDRESS, [token1], [1n]),
+        "ERC1155InvalidReceiver",
+        [ZERO_ADDRESS],
+      ],
+    ],
+    [
+      "reverts with ERC1155InvalidReceiver when the batch hook answers the wrong value",
+      async ({ accounts: { alice }, token1, batchTransfer }) => {
+        // Accepts single transfers but not batches: the batch hook's answer is what counts.
+        const receiver = await deployReceiverMock(viem, RevertType.None, { batch: ON_RECEIVED });
+        return [
+          batchTransfer(alice, receiver.address, [token1], [1n]),
+          "ERC1155InvalidReceiver",
+          [getAddress(receiver.address)],
+        ];
+      },
+    ],
+  ]);
 
   it("reverts as a whole with ERC1155InsufficientBalance when one token is not held, moving none", async () => {
-    const { collectibles, accounts, token1, unminted } =
+    const { collectibles, accounts, token1, unminted, batchTransfer } =
       await networkHelpers.loadFixture(withTokens);
     await viem.assertions.revertWithCustomErrorWithArgs(
-      collectibles.write.safeBatchTransferFrom(
-        [accounts.alice, accounts.bob, [token1, unminted], [1n, 1n], "0x"],
-        { account: accounts.alice },
-      ),
+      batchTransfer(accounts.alice, accounts.bob, [token1, unminted], [1n, 1n]),
       collectibles,
       "ERC1155InsufficientBalance",
       [accounts.alice, 0n, 1n, unminted],
@@ -444,42 +408,12 @@ describe("ERC-1155: safeBatchTransferFrom", () => {
     assert.equal(await collectibles.read.holderOf([token1]), accounts.alice);
   });
 
-  it("reverts with ERC1155InsufficientBalance when the same token appears twice", async () => {
-    const { collectibles, accounts, token1 } = await networkHelpers.loadFixture(withTokens);
-    await viem.assertions.revertWithCustomErrorWithArgs(
-      collectibles.write.safeBatchTransferFrom(
-        [accounts.alice, accounts.bob, [token1, token1], [1n, 1n], "0x"],
-        { account: accounts.alice },
-      ),
-      collectibles,
-      "ERC1155InsufficientBalance",
-      [accounts.alice, 0n, 1n, token1],
-    );
-  });
-
-  it("reverts with ERC1155InvalidReceiver for the zero address", async () => {
-    const { collectibles, accounts, token1 } = await networkHelpers.loadFixture(withTokens);
-    await viem.assertions.revertWithCustomErrorWithArgs(
-      collectibles.write.safeBatchTransferFrom(
-        [accounts.alice, ZERO_ADDRESS, [token1], [1n], "0x"],
-        {
-          account: accounts.alice,
-        },
-      ),
-      collectibles,
-      "ERC1155InvalidReceiver",
-      [ZERO_ADDRESS],
-    );
-  });
-
   it("calls onERC1155BatchReceived on a contract receiver with ids, values and data", async () => {
-    const { collectibles, accounts, token1, token2 } = await networkHelpers.loadFixture(withTokens);
-    const receiver = await receiverMock(ON_RECEIVED, ON_BATCH_RECEIVED, RevertType.None);
+    const { collectibles, accounts, token1, token2, batchTransfer } =
+      await networkHelpers.loadFixture(withTokens);
+    const receiver = await deployReceiverMock(viem, RevertType.None);
     await viem.assertions.emitWithArgs(
-      collectibles.write.safeBatchTransferFrom(
-        [accounts.alice, receiver.address, [token1, token2], [1n, 1n], "0x01"],
-        { account: accounts.alice },
-      ),
+      batchTransfer(accounts.alice, receiver.address, [token1, token2], [1n, 1n], { data: "0x01" }),
       receiver,
       "BatchReceived",
       [accounts.alice, accounts.alice, [token1, token2], [1n, 1n], "0x01"],
@@ -487,37 +421,11 @@ describe("ERC-1155: safeBatchTransferFrom", () => {
     assert.equal(await collectibles.read.balanceOf([receiver.address, token2]), 1n);
   });
 
-  it("reverts with ERC1155InvalidReceiver when the batch hook answers the wrong value", async () => {
-    const { collectibles, accounts, token1 } = await networkHelpers.loadFixture(withTokens);
-    // Accepts single transfers but not batches: the batch hook's answer is what counts.
-    const receiver = await receiverMock(ON_RECEIVED, ON_RECEIVED, RevertType.None);
-    await viem.assertions.revertWithCustomErrorWithArgs(
-      collectibles.write.safeBatchTransferFrom(
-        [accounts.alice, receiver.address, [token1], [1n], "0x"],
-        {
-          account: accounts.alice,
-        },
-      ),
-      collectibles,
-      "ERC1155InvalidReceiver",
-      [getAddress(receiver.address)],
-    );
-  });
-
   it("passes on the batch hook's own revert reason", async () => {
-    const { collectibles, accounts, token1 } = await networkHelpers.loadFixture(withTokens);
-    const receiver = await receiverMock(
-      ON_RECEIVED,
-      ON_BATCH_RECEIVED,
-      RevertType.RevertWithCustomError,
-    );
+    const { accounts, token1, batchTransfer } = await networkHelpers.loadFixture(withTokens);
+    const receiver = await deployReceiverMock(viem, RevertType.RevertWithCustomError);
     await viem.assertions.revertWithCustomErrorWithArgs(
-      collectibles.write.safeBatchTransferFrom(
-        [accounts.alice, receiver.address, [token1], [1n], "0x"],
-        {
-          account: accounts.alice,
-        },
-      ),
+      batchTransfer(accounts.alice, receiver.address, [token1], [1n]),
       receiver,
       "CustomError",
       [ON_BATCH_RECEIVED],

@@ -6,9 +6,19 @@
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
+import { it } from "node:test";
 import type { network } from "hardhat";
-import { type Address, getAddress, type Hex, keccak256, toHex } from "viem";
+import {
+  type Address,
+  type ContractErrorArgs,
+  type ContractErrorName,
+  getAddress,
+  type Hex,
+  keccak256,
+  toHex,
+} from "viem";
 import { DEFAULT_HOOK_GAS_BUDGET } from "../src/claimBatch.ts";
+import { ON_ERC1155_BATCH_RECEIVED, ON_ERC1155_RECEIVED } from "../src/testing.ts";
 import { uuidToBytes16 } from "../src/tokenId.ts";
 
 export type Connection = Awaited<ReturnType<typeof network.create>>;
@@ -47,14 +57,14 @@ export function newId(): Hex {
 }
 
 /** Deploys Collectibles with an admin and a minter and names the other accounts. */
-export async function deployCollectibles(viem: Viem) {
+export async function deployCollectibles(viem: Viem, hookGasBudget = DEFAULT_HOOK_GAS_BUDGET) {
   const [admin, minter, alice, bob, operator, outsider] = await viem.getWalletClients();
   assert.ok(admin && minter && alice && bob && operator && outsider, "six accounts");
   const collectibles = await viem.deployContract("Collectibles", [
     ADMIN_DELAY,
     admin.account.address,
     minter.account.address,
-    DEFAULT_HOOK_GAS_BUDGET,
+    hookGasBudget,
   ]);
   const publicClient = await viem.getPublicClient();
   const accounts = {
@@ -66,6 +76,79 @@ export async function deployCollectibles(viem: Viem) {
     outsider: getAddress(outsider.account.address),
   };
   return { collectibles, publicClient, accounts };
+}
+
+/**
+ * `deployCollectibles` plus one collectible of `totalSupply` editions created by the minter, and
+ * two shortcuts: `claim(claimId, to)`, the minter claims it for `to` (alice unless given), and
+ * `create(id, supply, meta, by)`, the minter (unless `by` is given) creates another one.
+ */
+export async function deployWithCollectible(
+  viem: Viem,
+  totalSupply: bigint,
+  hookGasBudget = DEFAULT_HOOK_GAS_BUDGET,
+) {
+  const deployment = await deployCollectibles(viem, hookGasBudget);
+  const { collectibles, accounts } = deployment;
+  const [collectibleId, organizationId, creatorId] = [newId(), newId(), newId()];
+  await collectibles.write.createCollectible(
+    [collectibleId, organizationId, creatorId, totalSupply, metadata],
+    { account: accounts.minter },
+  );
+  const claim = (claimId: Hex, to: Address = accounts.alice) =>
+    collectibles.write.claim([collectibleId, claimId, to], { account: accounts.minter });
+  const create = (id: Hex, supply: bigint, meta = metadata, by: Address = accounts.minter) =>
+    collectibles.write.createCollectible([id, newId(), ZERO_ID, supply, meta], { account: by });
+  return { ...deployment, collectibleId, organizationId, creatorId, claim, create };
+}
+
+type Collectibles = Awaited<ReturnType<typeof deployCollectibles>>["collectibles"];
+type CollectiblesError = ContractErrorName<Collectibles["abi"]>;
+
+/** A call Collectibles must refuse, the custom error it must revert with, and that error's args. */
+type Refusal = readonly [
+  call: Promise<unknown>,
+  error: CollectiblesError,
+  args: ContractErrorArgs<Collectibles["abi"], CollectiblesError>,
+];
+
+/**
+ * Declares one test per row, named by the behaviour it checks: on a fresh `fixture`, the row's
+ * call (made after the row's own set-up, if any) must revert with its custom error and arguments.
+ * For refusals that differ only in values.
+ */
+export function itRevertsEach<F extends { collectibles: Collectibles }>(
+  { viem, networkHelpers }: Connection,
+  fixture: () => Promise<F>,
+  rows: readonly (readonly [
+    behaviour: string,
+    refuse: (deployment: F) => Refusal | Promise<Refusal>,
+  ])[],
+) {
+  for (const [behaviour, refuse] of rows) {
+    it(behaviour, async () => {
+      const deployment = await networkHelpers.loadFixture(fixture);
+      const [call, error, args] = await refuse(deployment);
+      await viem.assertions.revertWithCustomErrorWithArgs(call, deployment.collectibles, error, [
+        ...args,
+      ]);
+    });
+  }
+}
+
+/**
+ * Deploys an ERC1155ReceiverMock that reverts as `revertType` says, or else answers `single` and
+ * `batch` (by default the answers that accept).
+ */
+export function deployReceiverMock(
+  viem: Viem,
+  revertType: number,
+  {
+    single = ON_ERC1155_RECEIVED,
+    batch = ON_ERC1155_BATCH_RECEIVED,
+  }: { single?: Hex; batch?: Hex } = {},
+) {
+  return viem.deployContract("ERC1155ReceiverMock", [single, batch, revertType]);
 }
 
 /** Decodes a `data:application/json;base64,` token URI into its JSON object. */

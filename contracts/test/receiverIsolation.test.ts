@@ -27,42 +27,35 @@ import {
 import { collectiblesAbi } from "../src/generated/collectiblesAbi.ts";
 import {
   decodeTokenUri,
-  deployCollectibles,
+  deployReceiverMock,
+  deployWithCollectible,
   MINTER_ROLE,
   metadata,
   newId,
-  ON_BATCH_RECEIVED,
-  ON_RECEIVED,
   RevertType,
   tokenIdOf,
   ZERO_ADDRESS,
 } from "./helpers.ts";
 
-const connection = await network.create();
-const { viem, networkHelpers } = connection;
+const { viem, networkHelpers, provider } = await network.create();
 
 /** Hardhat's development mnemonic; account #10 is unused by the other tests' fixtures. */
 const HARDHAT_MNEMONIC = "test test test test test test test test test test test junk";
 
 async function withCollectible() {
-  const deployment = await deployCollectibles(viem);
-  const { collectibles, accounts } = deployment;
-  const collectibleId = newId();
-  await collectibles.write.createCollectible([collectibleId, newId(), newId(), 1000n, metadata], {
-    account: accounts.minter,
-  });
-  const receiver = (revertType: number, answer: Hex = ON_RECEIVED) =>
-    viem.deployContract("ERC1155ReceiverMock", [answer, ON_BATCH_RECEIVED, revertType]);
+  const deployment = await deployWithCollectible(viem, 1000n);
+  const receiver = async (revertType: number, single?: Hex) =>
+    (await deployReceiverMock(viem, revertType, { single })).address;
   const refusing = {
-    revert: (await receiver(RevertType.RevertWithoutMessage)).address,
-    revertWithMessage: (await receiver(RevertType.RevertWithMessage)).address,
-    customError: (await receiver(RevertType.RevertWithCustomError)).address,
-    panic: (await receiver(RevertType.Panic)).address,
-    wrongAnswer: (await receiver(RevertType.None, "0xdeadbeef")).address,
+    revert: await receiver(RevertType.RevertWithoutMessage),
+    revertWithMessage: await receiver(RevertType.RevertWithMessage),
+    customError: await receiver(RevertType.RevertWithCustomError),
+    panic: await receiver(RevertType.Panic),
+    wrongAnswer: await receiver(RevertType.None, "0xdeadbeef"),
     noHook: (await viem.deployContract("NonReceiverMock")).address,
   };
-  const accepting = (await receiver(RevertType.None)).address;
-  return { ...deployment, collectibleId, refusing, accepting };
+  const accepting = await receiver(RevertType.None);
+  return { ...deployment, refusing, accepting };
 }
 
 type Outcome = { minted: bigint; to: Address } | { skipped: Hex; to: Address; reason: number };
@@ -124,7 +117,7 @@ describe("claimBatch: contract receivers decide only their own claims", () => {
     const wallet = createWalletClient({
       account: user,
       chain: hardhat,
-      transport: custom(connection.provider),
+      transport: custom(provider),
     });
     const first = { collectibleId, claimId: newId(), to: user.address };
     await collectibles.write.claimBatch([encodeClaimRuns([first])], { account: accounts.minter });
@@ -192,14 +185,12 @@ describe("claimBatch: contract receivers decide only their own claims", () => {
   });
 
   it("stays within claimBatchGasCeiling when every claim burns its budget in a new contract and collectible", async () => {
-    const { collectibles, accounts, publicClient } =
+    const { collectibles, accounts, publicClient, create } =
       await networkHelpers.loadFixture(withCollectible);
     const claims = [];
     for (let i = 0; i < 12; i++) {
       const collectibleId = newId();
-      await collectibles.write.createCollectible([collectibleId, newId(), newId(), 5n, metadata], {
-        account: accounts.minter,
-      });
+      await create(collectibleId, 5n);
       const burner = await viem.deployContract("GasBurnerReceiverMock", [10_000_000n]);
       claims.push({ collectibleId, claimId: newId(), to: burner.address });
     }
@@ -222,34 +213,26 @@ describe("claimBatch: contract receivers decide only their own claims", () => {
 
 describe("claimBatch: editions follow the mint events", () => {
   it("gives a claim made from a receiver's hook the edition of its mint event, as editionOf and uri() say", async () => {
-    const [admin, minter, alice, bob] = await viem.getWalletClients();
-    assert.ok(admin && minter && alice && bob);
     // A hook that claims again needs more than the default budget.
-    const collectibles = await viem.deployContract("Collectibles", [
-      0,
-      admin.account.address,
-      minter.account.address,
+    const { collectibles, collectibleId, accounts, publicClient } = await deployWithCollectible(
+      viem,
+      10n,
       1_000_000n,
-    ]);
-    const publicClient = await viem.getPublicClient();
+    );
     const reentrant = await viem.deployContract("ReentrantMinterMock", [collectibles.address]);
     await collectibles.write.grantRole([MINTER_ROLE, reentrant.address], {
-      account: admin.account,
-    });
-    const collectibleId = newId();
-    await collectibles.write.createCollectible([collectibleId, newId(), newId(), 10n, metadata], {
-      account: minter.account,
+      account: accounts.admin,
     });
     const fromHook = newId();
-    await reentrant.write.arm([collectibleId, fromHook, alice.account.address, false, false]);
-    const claims = [reentrant.address, bob.account.address, alice.account.address].map((to) => ({
+    await reentrant.write.arm([collectibleId, fromHook, accounts.alice, false, false]);
+    const claims = [reentrant.address, accounts.bob, accounts.alice].map((to) => ({
       collectibleId,
       claimId: newId(),
       to,
     }));
     const receipt = await publicClient.waitForTransactionReceipt({
       hash: await collectibles.write.claimBatch([encodeClaimRuns(claims)], {
-        account: minter.account,
+        account: accounts.minter,
       }),
     });
     const mints = outcomes(receipt).flatMap((o) => ("minted" in o ? [o.minted] : []));

@@ -72,6 +72,12 @@ abstract contract CollectiblesTestBase {
         collectibles.claimBatch(runs);
     }
 
+    /// @dev The next call must emit `ClaimSkipped` for `claim`, with `reason`.
+    function _expectSkip(Claim memory claim, ICollectibles.SkipReason reason) internal {
+        vm.expectEmit(address(collectibles));
+        emit ICollectibles.ClaimSkipped(claim.collectibleId, claim.claimId, claim.to, reason);
+    }
+
     /// @dev Consecutive claims of one collectible become one run, packed as the contract reads them.
     function _runs(Claim[] memory claims) internal pure returns (ICollectibles.ClaimRun[] memory runs) {
         uint256 count = 0;
