@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { network } from "hardhat";
 import { type Address, getAddress, type Hex, parseEventLogs } from "viem";
+import { encodeClaimRuns } from "../src/claimBatch.ts";
 import {
   deployReceiverMock,
   deployWithCollectible,
@@ -25,10 +26,18 @@ const { viem, networkHelpers } = connection;
 /** Alice holds two tokens of one collectible; a third id of it is never minted. */
 async function withTokens() {
   const deployment = await deployWithCollectible(viem, 10n);
-  const { collectibles, collectibleId, claim } = deployment;
+  const { collectibles, collectibleId, accounts } = deployment;
   const [claim1, claim2] = [newId(), newId()];
-  await claim(claim1);
-  await claim(claim2);
+  // Minted as the relayer mints: one claimBatch.
+  await collectibles.write.claimBatch(
+    [
+      encodeClaimRuns([
+        { collectibleId, claimId: claim1, to: accounts.alice },
+        { collectibleId, claimId: claim2, to: accounts.alice },
+      ]),
+    ],
+    { account: accounts.minter },
+  );
   // `by` signs; by default the holder `from` itself.
   type Options = { by?: Address; data?: Hex };
   const transfer = (

@@ -105,12 +105,17 @@ export async function deployWithCollectible(
 type Collectibles = Awaited<ReturnType<typeof deployCollectibles>>["collectibles"];
 type CollectiblesError = ContractErrorName<Collectibles["abi"]>;
 
-/** A call Collectibles must refuse, the custom error it must revert with, and that error's args. */
-type Refusal = readonly [
-  call: Promise<unknown>,
-  error: CollectiblesError,
-  args: ContractErrorArgs<Collectibles["abi"], CollectiblesError>,
-];
+/**
+ * A call Collectibles must refuse, the custom error it must revert with, and that error's args:
+ * one tuple type per error, so a row's args are checked against its own error's.
+ */
+type Refusal = {
+  [E in CollectiblesError]: readonly [
+    call: Promise<unknown>,
+    error: E,
+    args: ContractErrorArgs<Collectibles["abi"], E>,
+  ];
+}[CollectiblesError];
 
 /**
  * Declares one test per row, named by the behaviour it checks: on a fresh `fixture`, the row's
