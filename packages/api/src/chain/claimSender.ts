@@ -109,7 +109,7 @@ async function plan(ctx: RelayerContext, batch: ClaimIntent[], jobs: Job[]): Pro
     call,
     gas,
     onMined: (tx) => batchMined(ctx, batch, tx),
-    onReverted: () => batchReverted(ctx, batch),
+    onReverted: () => batchReverted(ctx, batch, call),
   });
   return true;
 }
@@ -177,7 +177,7 @@ function skippedRows(batch: ClaimIntent[], tx: MinedTransaction) {
  * A batch reverted when mined although its estimate passed (out of gas: a receiver's hook cost
  * more, or an account became a contract): its halves go next, until a claim at fault is alone.
  */
-async function batchReverted(ctx: RelayerContext, batch: ClaimIntent[]) {
+async function batchReverted(ctx: RelayerContext, batch: ClaimIntent[], call: ClaimBatchCall) {
   const [only] = batch;
   if (batch.length > 1 || !only) {
     ctx.logger.info(
@@ -188,7 +188,7 @@ async function batchReverted(ctx: RelayerContext, batch: ClaimIntent[]) {
     return;
   }
   try {
-    await ctx.chain.claimBatchGasLimit(batchCall(batch));
+    await ctx.chain.claimBatchGasLimit(call);
     ctx.needsReconcile = true; // Reverted once but fine now: look again before resending.
   } catch (error) {
     if (error instanceof RevertedError) await claimRefused(ctx, only, error.reason);
