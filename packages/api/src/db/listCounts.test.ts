@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Scope } from "../domain/auth.ts";
 import { createTestDatabase, type TestDatabase } from "../test/testDatabase.ts";
 import { listClaims } from "./claims.ts";
-import { rowsOf } from "./driver/rows.ts";
+import { rowsOf } from "./driver/client.ts";
 import { collectibles, organizations } from "./schema.ts";
 import { listUsers } from "./users.ts";
 

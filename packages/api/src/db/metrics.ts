@@ -1,7 +1,6 @@
 /** What /metrics reads from the database at each scrape: the relayer's backlog, the webhook queue. */
 import { sql } from "drizzle-orm";
-import { type Database, driverClientOf } from "./driver/client.ts";
-import { rowsOf } from "./driver/rows.ts";
+import { type Database, driverClientOf, rowsOf } from "./driver/client.ts";
 import { webhookMessages } from "./eventSchema.ts";
 import { claims, collectibles } from "./schema.ts";
 

@@ -3,9 +3,8 @@
  * see reads as absent.
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
-import type { Queryable } from "./driver/client.ts";
+import { type Queryable, rowsOf } from "./driver/client.ts";
 import { findOf, listOf } from "./driver/recordReads.ts";
-import { rowsOf } from "./driver/rows.ts";
 import { organizations, users } from "./schema.ts";
 import { visibleOrganization } from "./scope.ts";
 

@@ -1,7 +1,6 @@
 /** BIP-44 address indexes for the wallets the service derives (see `wallets/wallets.ts`). */
 import { sql } from "drizzle-orm";
-import type { Queryable } from "./driver/client.ts";
-import { rowsOf } from "./driver/rows.ts";
+import { type Queryable, rowsOf } from "./driver/client.ts";
 import { walletIndexSeq } from "./schema.ts";
 
 /** A fresh index, never handed out before, shared by organizations and users. */

@@ -3,10 +3,9 @@
 import { and, eq, gte, isNull, ne, type SQL, sql } from "drizzle-orm";
 import type { Scope } from "../domain/auth.ts";
 import type { EventType } from "../domain/events.ts";
-import type { Queryable } from "./driver/client.ts";
+import { type Queryable, rowsOf } from "./driver/client.ts";
 import type { Shown } from "./driver/pageStatements.ts";
 import { findOf, listOf } from "./driver/recordReads.ts";
-import { rowsOf } from "./driver/rows.ts";
 import { type DeliveryAttempt, events, webhookMessages, webhooks } from "./eventSchema.ts";
 import { scopeCondition } from "./scope.ts";
 

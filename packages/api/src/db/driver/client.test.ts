@@ -1,8 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createPostgresDatabase } from "../../test/testDatabase.ts";
-import { openDatabase } from "./client.ts";
-import { rowsOf } from "./rows.ts";
+import { openDatabase, rowsOf } from "./client.ts";
 
 const TABLES = [
   "api_keys",

@@ -191,3 +191,8 @@ async function listenOnPool(
   await connect();
   return stop;
 }
+
+/** `db.execute()` answers `{ rows }` (node-postgres); this reads them typed. */
+export function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}

@@ -9,8 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ListPosition } from "../../lib/cursor.ts";
 import { createPostgresDatabase } from "../../test/testDatabase.ts";
 import { listUsers } from "../users.ts";
-import { type DatabaseHandle, openDatabase } from "./client.ts";
-import { rowsOf } from "./rows.ts";
+import { type DatabaseHandle, openDatabase, rowsOf } from "./client.ts";
 
 describe("list pages on PostgreSQL", () => {
   let created: ThrowAwayDatabase;

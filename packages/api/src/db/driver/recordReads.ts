@@ -24,7 +24,7 @@ import type { PgColumn, PgSelect, PgTable, SelectedFields } from "drizzle-orm/pg
 import type { Scope } from "../../domain/auth.ts";
 import { encodeCursor, type ListPosition } from "../../lib/cursor.ts";
 import { preparedScope } from "../scope.ts";
-import type { Queryable } from "./client.ts";
+import { type Queryable, rowsOf } from "./client.ts";
 import {
   countedFields,
   type PageFields,
@@ -33,7 +33,6 @@ import {
   preparedOnce,
   type Shown,
 } from "./pageStatements.ts";
-import { rowsOf } from "./rows.ts";
 
 /** Where a list's page starts: `page` from 1, or a `cursor` instead (the page starts after it). */
 export interface PageRequest {
