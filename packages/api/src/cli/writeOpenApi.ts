@@ -4,7 +4,7 @@
  *
  *   pnpm openapi          (from the repository root; formats the file with Biome too)
  *
- * Run it after changing an endpoint declaration: `openApiFile.test.ts` fails while the committed
+ * Run it after changing an endpoint declaration: `writeOpenApi.test.ts` fails while the committed
  * file and the served document differ.
  */
 import { writeFileSync } from "node:fs";

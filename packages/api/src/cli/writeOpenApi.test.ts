@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { OPENAPI_FILE, REGENERATE_OPENAPI } from "../cli/writeOpenApi.ts";
+import { OPENAPI_FILE, REGENERATE_OPENAPI } from "./writeOpenApi.ts";
 import { testAppPerFile } from "../test/perFile.ts";
 
 const t = testAppPerFile();
