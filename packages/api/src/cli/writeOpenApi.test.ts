@@ -5,8 +5,8 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { OPENAPI_FILE, REGENERATE_OPENAPI } from "./writeOpenApi.ts";
 import { testAppPerFile } from "../test/perFile.ts";
+import { OPENAPI_FILE, REGENERATE_OPENAPI } from "./writeOpenApi.ts";
 
 const t = testAppPerFile();
 
