@@ -29,6 +29,7 @@ import {
   stopProcessesYourselfOnSignals,
 } from "@collectibles/devkit/processes";
 import { chainHead, codeAt, indexedBlock } from "./chainProbes.ts";
+import { whileHoldingLock } from "./deployLock.ts";
 import { earlierStackOn, portTaken, recordPart } from "./earlierStack.ts";
 import { claimData, localData, pgliteLeftover, releaseData, wipeData } from "./localData.ts";
 
@@ -119,8 +120,19 @@ process.on("SIGINT", () => void stopAll(0));
 process.on("SIGTERM", () => void stopAll(0));
 
 async function deploy(rpcUrl: string): Promise<void> {
+  const cache = path.join(root, "deploy", "cache");
+  mkdirSync(cache, { recursive: true });
+  const run = await whileHoldingLock(
+    path.join(cache, "start-deploy.lock"),
+    () => deployNow(rpcUrl),
+    () => log("waiting for another pnpm start of this checkout to finish deploying"),
+  );
+  if (run.code !== 0) throw new Error(`deploy failed (exit ${run.code ?? run.signal})`);
+}
+
+function deployNow(rpcUrl: string) {
   log("deploying the Collectibles contract");
-  const run = await runToEnd({
+  return runToEnd({
     name: "deploy",
     ...pnpm(["--filter", "@collectibles/deploy", "run", "deploy:local"]),
     cwd: root,
@@ -136,7 +148,6 @@ async function deploy(rpcUrl: string): Promise<void> {
     onLine: (line) => console.log(`[deploy] ${line}`),
     timeoutMs: 300_000,
   });
-  if (run.code !== 0) throw new Error(`deploy failed (exit ${run.code ?? run.signal})`);
 }
 
 /**
