@@ -9,6 +9,7 @@
  */
 import { createRequire } from "node:module";
 import path from "node:path";
+import { keepFirstGenesis } from "./anvilState.ts";
 import { freePort, type ManagedProcess, startProcess } from "./processes.ts";
 
 /** The development mnemonic every anvil and Hardhat node funds. Never on a real chain. */
@@ -119,6 +120,7 @@ async function startAnvil(options: LocalChainOptions, port: number): Promise<Loc
   // state at a block far in the past fails, which nothing here does.
   args.push("--max-persisted-states", "0");
   if (options.stateFile) {
+    keepFirstGenesis(options.stateFile);
     args.push("--state", options.stateFile);
     args.push("--state-interval", String(options.stateIntervalSeconds ?? 5));
   }

@@ -1,13 +1,14 @@
 /**
- * `pnpm start` keeps everything across Ctrl-C and a second start, on non-default ports while
- * something else listens on the default ones, keeps its database where only its own account may
- * read it, and `pnpm start --fresh` wipes it and says what. A data folder from the PGlite release
+ * `pnpm start` keeps everything across Ctrl-C and a second start, then across a kill of every
+ * process and a third start, on non-default ports while something else listens on the default
+ * ones, keeps its database where only its own account may read it, and `pnpm start --fresh` wipes it and says what. A data folder from the PGlite release
  * is refused, naming --fresh, before anything starts.
  */
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { portAnswers } from "@collectibles/devkit/processes";
+import { createIndexerReader } from "@collectibles/indexer/reader";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { confirmed, confirmedCollectible } from "./confirmations.ts";
 import { apiOf, dataFolder, killStacks, runStart, startStack } from "./localStack.ts";
@@ -62,7 +63,7 @@ function readableByOthers(dir: string): string[] {
 }
 
 describe("pnpm start on non-default ports", () => {
-  it("keeps every object, key and wallet across Ctrl-C and a second start; --fresh wipes them", async () => {
+  it("keeps every object, key and wallet across Ctrl-C, a kill of the whole stack and more starts; --fresh wipes them", async () => {
     const first = await startStack({ dataDir, viaPnpm: true });
     expect(first.lines.join("\n")).toContain("starting fresh");
     // The database, its superuser's password and its URL: the server's account's alone.
@@ -110,7 +111,23 @@ describe("pnpm start on non-default ports", () => {
     });
     expect(await confirmed(api, `/claims/${again.body.data.id}`)).toMatchObject({ edition: 2 });
     expect((await api("GET", `/collectibles/${collectible.id}`)).body.data.claimed_count).toBe(2);
-    await second.stop();
+    // Killed this time (every process at once), on a chain this young: the chain file that the
+    // next start loads is one anvil wrote while running, from a chain it had loaded itself.
+    second.crash();
+    await second.process.exited;
+
+    const third = await startStack({ dataDir });
+    expect(third.lines.join("\n")).toContain("the last run did not stop cleanly");
+    api = apiOf(third, key as string);
+    expect(await confirmed(api, `/claims/${again.body.data.id}`)).toMatchObject({ edition: 2 });
+    const after = await api("POST", "/claims", {
+      collectible_id: collectible.id,
+      email: "third@e2e.example",
+    });
+    expect(await confirmed(api, `/claims/${after.body.data.id}`)).toMatchObject({ edition: 3 });
+    const indexer = createIndexerReader({ url: third.indexerUrl });
+    expect((await indexer.getCollectible(collectible.id))?.claimedCount).toBe(3n);
+    await third.stop();
 
     const fresh = await startStack({ dataDir, args: ["--fresh"] });
     const wiped = fresh.lines.join("\n");
