@@ -1,7 +1,7 @@
 /**
  * Where `pnpm start` keeps the local stack's data, and what it knows of the last run:
  *
- *   <DATA_DIR>/chain/state.json     the local chain (anvil writes it every second and at exit)
+ *   <DATA_DIR>/chain/state.json     the local chain (written whole every second and at exit)
  *   <DATA_DIR>/deployments/          the contract's deployment file
  *   <DATA_DIR>/postgres/             the embedded PostgreSQL (mode 0700): the API's tables, keys
  *                                    and images, and the indexer's schema (rebuilt from the chain)

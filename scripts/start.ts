@@ -15,10 +15,15 @@
  * starting one; with DATABASE_URL, that PostgreSQL instead of the embedded one.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { type LocalChain, startLocalChain } from "@collectibles/devkit/chain";
+import {
+  type LocalChain,
+  type LocalChainOptions,
+  startLocalChain,
+  UnreadableStateFile,
+} from "@collectibles/devkit/chain";
 import { startEmbeddedPostgres, stopEarlierServer } from "@collectibles/devkit/embedded-postgres";
 import { dropSchema } from "@collectibles/devkit/postgres";
 import {
@@ -178,15 +183,7 @@ async function startLocalStack(): Promise<{ rpcUrl: string; auditChain: boolean 
       : `starting fresh: local chain and data in ${dataDir}`,
   );
   log(`starting a local chain (anvil) on port ${chainPort} (chain id 31337)`);
-  const chain: LocalChain = await startLocalChain({
-    port: chainPort,
-    stateFile: data.chainState,
-    // A crash loses at most the last second of the chain; the API sends it again.
-    stateIntervalSeconds: 1,
-    logFile: `${dataDir}/chain/chain.log`,
-  }).catch((error: Error) => {
-    throw new Error(`${error.message}\nIs something else on port ${chainPort}? Set CHAIN_PORT.`);
-  });
+  const chain = await startChain();
   services.push({ name: "chain", stop: () => chain.stop() });
   recordPart(data, "chain", chain.process.pid);
   void chain.process.exited.then(() => {
@@ -206,6 +203,32 @@ async function startLocalStack(): Promise<{ rpcUrl: string; auditChain: boolean 
     await deploy(chain.rpcUrl);
   }
   return { rpcUrl: chain.rpcUrl, auditChain: lastRunCrashed || redeployed };
+}
+
+/**
+ * The local chain on its state file. A file that cannot be read is set aside and a new chain
+ * started: the contract is deployed again and the API sends it everything it recorded.
+ */
+async function startChain(): Promise<LocalChain> {
+  const options: LocalChainOptions = {
+    port: chainPort,
+    stateFile: data.chainState,
+    // A crash loses at most the last second of the chain; the API sends it again.
+    stateIntervalSeconds: 1,
+    logFile: `${dataDir}/chain/chain.log`,
+  };
+  const onPortError = (error: Error) => {
+    throw new Error(`${error.message}\nIs something else on port ${chainPort}? Set CHAIN_PORT.`);
+  };
+  try {
+    return await startLocalChain(options);
+  } catch (error) {
+    if (!(error instanceof UnreadableStateFile)) return onPortError(error as Error);
+    const aside = `${data.chainState}.unreadable`;
+    renameSync(data.chainState, aside);
+    log(`${error.message}. Set aside as ${aside}; starting a new chain`);
+    return startLocalChain(options).catch(onPortError);
+  }
 }
 
 /**

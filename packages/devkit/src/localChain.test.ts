@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { DEV_ACCOUNT_0, DEV_ACCOUNTS, startLocalChain } from "./localChain.ts";
-import { killAllProcesses, portAnswers, runToEnd } from "./processes.ts";
+import { DEV_ACCOUNT_0, DEV_ACCOUNTS, startLocalChain, UnreadableStateFile } from "./localChain.ts";
+import { killAllProcesses, portAnswers, runToEnd, signalGroup, startProcess } from "./processes.ts";
 
 const folder = mkdtempSync(path.join(tmpdir(), "devkit-chain-"));
 afterAll(() => {
@@ -94,6 +94,65 @@ describe("startLocalChain", () => {
     expect(await rpc<string>(chain.rpcUrl, "eth_getBalance", [RECEIVER, "latest"])).toBe("0x0");
     expect(Number(await rpc<string>(chain.rpcUrl, "eth_blockNumber"))).toBe(0);
     await chain.stop();
+  });
+});
+
+describe("the local chain's state file", () => {
+  it("is whole after a kill in the middle of writing it, and the chain loads from it", async () => {
+    const stateFile = path.join(folder, "killed-writing.json");
+    const writing = `${stateFile}.writing`;
+    const script = [
+      `import { startLocalChain } from ${JSON.stringify(new URL("./localChain.ts", import.meta.url).href)};`,
+      `const chain = await startLocalChain({ stateFile: ${JSON.stringify(stateFile)}, stateIntervalSeconds: 1 });`,
+      "console.log(chain.rpcUrl);",
+      "setInterval(() => {}, 60_000);",
+    ].join("\n");
+    const owner = startProcess({
+      name: "a process keeping a chain's state",
+      command: process.execPath,
+      args: ["--input-type=module", "-e", script],
+    });
+    const rpcUrl = (await owner.waitForLine(/^http:/, 60_000)).trim();
+    // Some MB of blocks, so that a write lasts long enough to be caught in the middle.
+    await rpc(rpcUrl, "anvil_mine", ["0x7d0"]);
+    const kept = await rpc<{ hash: string }>(rpcUrl, "eth_getBlockByNumber", ["0x7d0", false]);
+    const savedBlock = () =>
+      existsSync(stateFile) ? JSON.parse(readFileSync(stateFile, "utf8")).best_block_number : 0;
+    await owner.waitUntil("the mined blocks written", async () => savedBlock() >= 2000, 30_000);
+    // Each new block makes the next interval write again: kill the owner and its chain at once
+    // while one is being written.
+    const mining = setInterval(() => void rpc(rpcUrl, "evm_mine").catch(() => {}), 200);
+    try {
+      const deadline = Date.now() + 30_000;
+      while (!existsSync(writing)) {
+        if (Date.now() > deadline) throw new Error(`no write of ${stateFile} seen in 30 s`);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      signalGroup(owner.pid, "SIGKILL");
+      await owner.exited;
+    } finally {
+      clearInterval(mining);
+    }
+
+    expect(() => JSON.parse(readFileSync(stateFile, "utf8"))).not.toThrow();
+    const again = await startLocalChain({ stateFile });
+    expect(Number(await rpc<string>(again.rpcUrl, "eth_blockNumber"))).toBeGreaterThanOrEqual(2000);
+    const block = await rpc<{ hash: string }>(again.rpcUrl, "eth_getBlockByNumber", [
+      "0x7d0",
+      false,
+    ]);
+    expect(block.hash).toBe(kept.hash);
+    await again.stop();
+    expect(existsSync(writing)).toBe(false);
+  });
+
+  it("refuses a state file cut short, naming it, and leaves it as it was", async () => {
+    const stateFile = path.join(folder, "cut-short.json");
+    writeFileSync(stateFile, '{"block":{"number":"0x2"},"accounts":{"0xf39f');
+    const refusal = await startLocalChain({ stateFile }).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(UnreadableStateFile);
+    expect((refusal as Error).message).toContain(stateFile);
+    expect(readFileSync(stateFile, "utf8")).toBe('{"block":{"number":"0x2"},"accounts":{"0xf39f');
   });
 });
 

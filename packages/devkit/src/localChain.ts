@@ -1,16 +1,19 @@
 /**
  * A local EVM chain: Foundry's anvil, whose Linux (and macOS) binary comes from the npm registry
  * (`@foundry-rs/anvil` and its platform package). With `stateFile` it reloads the chain from the
- * file at start and writes it back at exit and every `stateIntervalSeconds`, so a restart
- * continues the same chain; without it, every start is a new empty chain.
+ * file at start and writes it back every `stateIntervalSeconds` and when stopped, each time whole
+ * (anvilState.ts), so a restart continues the same chain, even after a kill; without it, every
+ * start is a new empty chain.
  *
  * Its accounts are the well-known development ones (mnemonic `test test ... junk`), public
  * knowledge: a local chain only.
  */
 import { createRequire } from "node:module";
 import path from "node:path";
-import { keepFirstGenesis } from "./anvilState.ts";
+import { prepareStateFile, type StateSnapshots, startStateSnapshots } from "./anvilState.ts";
 import { freePort, type ManagedProcess, startProcess } from "./processes.ts";
+
+export { UnreadableStateFile } from "./anvilState.ts";
 
 /** The development mnemonic every anvil and Hardhat node funds. Never on a real chain. */
 export const DEV_MNEMONIC = "test test test test test test test test test test test junk";
@@ -48,7 +51,7 @@ export interface LocalChainOptions {
   port?: number;
   host?: string;
   chainId?: number;
-  /** Reload the chain from this file at start; write it back at exit and periodically. */
+  /** Reload the chain from this file at start; write it back periodically and when stopped. */
   stateFile?: string;
   /** How often the state file is written while running. Default 5 s. */
   stateIntervalSeconds?: number;
@@ -61,7 +64,7 @@ export interface LocalChain {
   chainId: number;
   port: number;
   process: ManagedProcess;
-  /** Stops the node; with a state file, anvil writes the chain to it first. */
+  /** Stops the node; with a state file, the chain is written to it first. */
   stop(): Promise<void>;
 }
 
@@ -119,17 +122,15 @@ async function startAnvil(options: LocalChainOptions, port: number): Promise<Loc
   // behind when it is stopped hard. Blocks, transactions and logs are all kept; only reading
   // state at a block far in the past fails, which nothing here does.
   args.push("--max-persisted-states", "0");
-  if (options.stateFile) {
-    keepFirstGenesis(options.stateFile);
-    args.push("--state", options.stateFile);
-    args.push("--state-interval", String(options.stateIntervalSeconds ?? 5));
+  // anvil's own `--state` would write the file in place, and a kill while it writes loses it.
+  if (options.stateFile && prepareStateFile(options.stateFile)) {
+    args.push("--load-state", options.stateFile);
   }
   const node = startProcess({
     name: `anvil on port ${port}`,
     command: anvilBinary(),
     args,
     logFile: options.logFile,
-    // anvil writes its state file when asked to stop with SIGINT.
     stopSignal: "SIGINT",
   });
   const rpcUrl = `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}`;
@@ -148,14 +149,21 @@ async function startAnvil(options: LocalChainOptions, port: number): Promise<Loc
     await node.stop(2_000);
     throw new Error(`${rpcUrl} answers chain ${answered}, expected ${chainId}`);
   }
+  const snapshots: StateSnapshots | undefined = options.stateFile
+    ? startStateSnapshots(rpcUrl, options.stateFile, (options.stateIntervalSeconds ?? 5) * 1000)
+    : undefined;
   return {
     rpcUrl,
     chainId,
     port,
     process: node,
     async stop() {
-      // Writing a large state file can take a moment: give it time before forcing.
-      await node.stop(30_000);
+      if (snapshots) {
+        await snapshots.stop();
+        // The last state, whole; a chain that no longer answers keeps its last snapshot.
+        if (node.running()) await snapshots.write({ evenIfUnchanged: true }).catch(() => {});
+      }
+      await node.stop(10_000);
     },
   };
 }

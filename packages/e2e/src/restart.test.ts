@@ -1,7 +1,8 @@
 /**
  * `pnpm start` keeps everything across Ctrl-C and a second start, then across a kill of every
- * process and a third start, on non-default ports while something else listens on the default
- * ones, keeps its database where only its own account may read it, and `pnpm start --fresh` wipes it and says what. A data folder from the PGlite release
+ * process and a third start, and across a chain state file cut short, on non-default ports while
+ * something else listens on the default ones, keeps its database where only its own account may
+ * read it, and `pnpm start --fresh` wipes it and says what. A data folder from the PGlite release
  * is refused, naming --fresh, before anything starts.
  */
 import fs from "node:fs";
@@ -125,9 +126,32 @@ describe("pnpm start on non-default ports", () => {
       email: "third@e2e.example",
     });
     expect(await confirmed(api, `/claims/${after.body.data.id}`)).toMatchObject({ edition: 3 });
-    const indexer = createIndexerReader({ url: third.indexerUrl });
-    expect((await indexer.getCollectible(collectible.id))?.claimedCount).toBe(3n);
+    expect(
+      (await createIndexerReader({ url: third.indexerUrl }).getCollectible(collectible.id))
+        ?.claimedCount,
+    ).toBe(3n);
     await third.stop();
+
+    // The chain's state file cut short, as anvil's own in-place writes left it when a kill came
+    // in the middle of one (before this release wrote it whole): it is set aside, a new chain
+    // started, and the API sends it everything it recorded, each claim keeping its edition.
+    const stateFile = path.join(dataDir, "chain", "state.json");
+    const state = fs.readFileSync(stateFile, "utf8");
+    fs.writeFileSync(stateFile, state.slice(0, state.length / 2));
+    const fourth = await startStack({ dataDir });
+    const told = fourth.lines.join("\n");
+    expect(told).toContain(`Set aside as ${stateFile}.unreadable; starting a new chain`);
+    expect(told).toContain("the chain lacks the recorded contract (its state was lost)");
+    api = apiOf(fourth, key as string);
+    const ids = [claim.body.data.id, again.body.data.id, after.body.data.id];
+    for (const [i, id] of ids.entries()) {
+      expect(await confirmed(api, `/claims/${id}`)).toMatchObject({ edition: i + 1 });
+    }
+    expect(
+      (await createIndexerReader({ url: fourth.indexerUrl }).getCollectible(collectible.id))
+        ?.claimedCount,
+    ).toBe(3n);
+    await fourth.stop();
 
     const fresh = await startStack({ dataDir, args: ["--fresh"] });
     const wiped = fresh.lines.join("\n");
