@@ -79,8 +79,8 @@ interface PonderStatus {
   [chainName: string]: { id: number; block: { number: number; timestamp: number } };
 }
 
-// The most ids one call takes.
-const MAX_IDS = 1_000;
+/** The most ids one call takes: a caller with more asks in parts. */
+export const MAX_IDS_PER_CALL = 1_000;
 /**
  * Ids per request to Ponder: `@ponder/client` sends the query in the URL of a GET, and Node
  * refuses URLs over 16 kB (431), which about 250 UUIDs reach.
@@ -136,8 +136,8 @@ export function createIndexerReader(options: IndexerReaderOptions): IndexerReade
    * row, and sent to PostgreSQL it would fail the whole query.
    */
   function checkIds(ids: readonly string[], shape: RegExp = UUID): string[] {
-    if (ids.length > MAX_IDS)
-      throw new RangeError(`At most ${MAX_IDS} ids per call, got ${ids.length}`);
+    if (ids.length > MAX_IDS_PER_CALL)
+      throw new RangeError(`At most ${MAX_IDS_PER_CALL} ids per call, got ${ids.length}`);
     return [...new Set(ids.map((id) => id.toLowerCase()))].filter((id) => shape.test(id));
   }
 

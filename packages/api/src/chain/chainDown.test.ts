@@ -5,8 +5,10 @@
  * (seeded: the seed is printed, `FAULT_SEED=<n>` replays it) and then check that the API, the
  * indexer and the chain agree on every claim, each minted once.
  */
+import { createIndexerReader, MAX_IDS_PER_CALL } from "@collectibles/indexer/reader";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
-import { type ApiClaim, expectAgreement } from "../test/agreement.ts";
+import { MAX_BATCH_CLAIMS } from "../schemas/claims.ts";
+import { type ApiClaim, claimedOnChain, expectAgreement } from "../test/agreement.ts";
 import {
   type ChainStack,
   type CuttableProxy,
@@ -19,19 +21,28 @@ import { type CallResult, startTestApp, type TestApp } from "../test/testApp.ts"
 
 let stack: ChainStack;
 let proxy: CuttableProxy;
+/** The API's way to the indexer, cut while the indexer itself keeps running. */
+let indexerProxy: CuttableProxy;
 let t: TestApp;
 
 beforeAll(async () => {
   stack = await startChainStack({ postgresUrl: inject("postgresUrl") });
   proxy = await startCuttableProxy(stack.rpcUrl);
+  indexerProxy = await startCuttableProxy(stack.indexerUrl);
   t = await startTestApp({
-    env: { ...stack.env, RPC_URL: proxy.url, CONFIRM_TIMEOUT_MS: "1500" },
+    env: {
+      ...stack.env,
+      RPC_URL: proxy.url,
+      INDEXER_URL: indexerProxy.url,
+      CONFIRM_TIMEOUT_MS: "1500",
+    },
   });
 }, 120_000);
 
 afterAll(async () => {
   await t?.close();
   await proxy?.close();
+  await indexerProxy?.close();
   await stack?.stop();
 });
 
@@ -234,4 +245,41 @@ it("keeps reads answering while the indexer restarts mid-burst, then every claim
   });
 
   await expectBurstSettled(collectibleId, CLAIMS, answers, context);
+}, 360_000);
+
+it("confirms a backlog of more mined claims than one indexer read takes once the indexer is back", async () => {
+  // Mined while the API cannot reach the indexer, which indexes them meanwhile: they wait for it
+  // together, and the relayer must read their editions in parts (a backlog of 4,298 claims
+  // after the chain audit resent them stayed pending for good, each round failing on the
+  // reader's limit without a word).
+  const CLAIMS = MAX_IDS_PER_CALL + 50;
+  const org = (await t.call("POST", "/organizations", { json: { name: "Backlog" } })).body.data;
+  const collectibleId = await confirmedObjects(t, org).confirmedCollectible("Backlog", {
+    totalCount: CLAIMS,
+  });
+  await indexerProxy.cut();
+  for (let from = 0; from < CLAIMS; from += MAX_BATCH_CLAIMS) {
+    const items = Array.from({ length: Math.min(MAX_BATCH_CLAIMS, CLAIMS - from) }, (_, i) => ({
+      collectible_id: collectibleId,
+      email: `backlog-${from + i}@example.com`,
+    }));
+    const res = await t.call("POST", "/claims/batch", { json: { items } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(new Set(res.body.data.map((r: { status: string }) => r.status))).toEqual(
+      new Set(["created"]),
+    );
+  }
+  await until("every claim mined", async () =>
+    (await claimedOnChain(stack, collectibleId)) === BigInt(CLAIMS) ? true : undefined,
+  );
+  const indexer = createIndexerReader({ url: stack.indexerUrl });
+  const head = await stack.client.getBlockNumber();
+  await until("the indexer at the chain's head", async () =>
+    (await indexer.isIndexed(head)) ? true : undefined,
+  );
+  await indexerProxy.restore();
+  await expectAgreement(stack, get, collectibleId, CLAIMS, {
+    context: "(a backlog)",
+    timeoutMs: 60_000,
+  });
 }, 360_000);

@@ -14,13 +14,9 @@
  * - Fees stop at the configured cap, and `status()` names a transaction stuck there.
  */
 
-import type { IndexerReader } from "@collectibles/indexer/reader";
+import { type IndexerReader, IndexerUnavailableError } from "@collectibles/indexer/reader";
 import { BaseError } from "viem";
-import {
-  highestMinedPendingBlock,
-  type MintFacts,
-  minedPendingClaimIds,
-} from "../db/chainIntents.ts";
+import { highestMinedPendingBlock } from "../db/chainIntents.ts";
 import type { DatabaseHandle, SessionLock } from "../db/driver/client.ts";
 import type { ReorgSeen } from "../deps.ts";
 import type { Logger } from "../logger.ts";
@@ -270,28 +266,17 @@ export class Relayer {
       const deepEnough = (await this.ctx.chain.blockNumber()) - depth;
       if (deepEnough < upTo) upTo = deepEnough;
     }
-    let mints: Map<string, MintFacts>;
+    let changed: number;
     try {
-      mints = await this.mintsUpTo(upTo);
-    } catch {
-      return false; // The indexer stopped answering: confirm in a later round.
+      changed = await confirmMinedUpTo(this.ctx.db, upTo, indexer);
+    } catch (error) {
+      // The indexer stopped answering: confirm in a later round. Anything else is a fault the
+      // loop reports (and /ready shows), not a silent wait.
+      if (error instanceof IndexerUnavailableError) return false;
+      throw error;
     }
-    const changed = await confirmMinedUpTo(this.ctx.db, upTo, mints);
     if (changed > 0) this.ctx.changed();
     // Still waiting for the indexer: wait a little rather than spin.
     return changed > 0;
-  }
-
-  /** What the indexer has of the claims about to be confirmed, read in bulk. */
-  private async mintsUpTo(block: bigint): Promise<Map<string, MintFacts>> {
-    const mints = new Map<string, MintFacts>();
-    const indexer = this.options.indexer;
-    if (!indexer) return mints;
-    // The reader asks the indexer in slices of ids itself.
-    const ids = await minedPendingClaimIds(this.ctx.db, block);
-    for (const [id, claim] of await indexer.claimsByIds(ids)) {
-      mints.set(id, { edition: Number(claim.edition), transactionHash: claim.transactionHash });
-    }
-    return mints;
   }
 }

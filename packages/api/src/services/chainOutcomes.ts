@@ -4,12 +4,14 @@
  * transferred. The rows' changes are db/'s; which events fire is decided here. The relayer and
  * the followers in chain/ call these.
  */
+import { type IndexerReader, MAX_IDS_PER_CALL } from "@collectibles/indexer/reader";
 import {
   type ChangedRows,
   confirmRowsMinedUpTo,
   failClaim,
   failCollectible,
   type MintFacts,
+  minedPendingClaimIds,
 } from "../db/chainIntents.ts";
 import type { Queryable } from "../db/driver/client.ts";
 import { claimEventObjects, recordEvents } from "../db/events.ts";
@@ -26,18 +28,37 @@ async function tell(tx: Queryable, rows: ChangedRows, told: Told): Promise<numbe
   return rows.collectibles.length + rows.claims.length;
 }
 
-/** Mined rows the indexer has become confirmed; answers how many. */
-export function confirmMinedUpTo(
+/**
+ * Rows mined up to `block`, which the indexer has, become confirmed, each claim with the edition
+ * and transaction the indexer gives it (none without an indexer); answers how many.
+ */
+export async function confirmMinedUpTo(
   db: Queryable,
   block: bigint,
-  mints: ReadonlyMap<string, MintFacts> = new Map(),
+  indexer: IndexerReader | undefined,
 ): Promise<number> {
+  const mints = indexer ? await mintsUpTo(db, indexer, block) : new Map<string, MintFacts>();
   return db.transaction(async (tx) =>
     tell(tx, await confirmRowsMinedUpTo(tx, block, mints), {
       collectibles: "collectible.confirmed",
       claims: "claim.confirmed",
     }),
   );
+}
+
+/**
+ * What the indexer has of the claims mined up to `block`, read in parts: a backlog (after an
+ * indexer outage, or the chain audit's resending) can pass what one read takes.
+ */
+async function mintsUpTo(db: Queryable, indexer: IndexerReader, block: bigint) {
+  const mints = new Map<string, MintFacts>();
+  const ids = await minedPendingClaimIds(db, block);
+  for (let from = 0; from < ids.length; from += MAX_IDS_PER_CALL) {
+    for (const [id, claim] of await indexer.claimsByIds(ids.slice(from, from + MAX_IDS_PER_CALL))) {
+      mints.set(id, { edition: Number(claim.edition), transactionHash: claim.transactionHash });
+    }
+  }
+  return mints;
 }
 
 /** A collectible the chain refused fails, with the claims waiting for it. */
