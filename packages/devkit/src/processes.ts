@@ -8,8 +8,8 @@
  * included: see guardian.ts), so a failed or timed-out test, or a killed `pnpm start`, never
  * leaves a chain or an indexer behind.
  */
-import { type Serializable, spawn } from "node:child_process";
-import { createWriteStream, readFileSync, type WriteStream } from "node:fs";
+import { execFileSync, type Serializable, spawn } from "node:child_process";
+import { createWriteStream, readFileSync, realpathSync, type WriteStream } from "node:fs";
 import net, { type AddressInfo } from "node:net";
 import { guardGroup, releaseGroup } from "./guardian.ts";
 
@@ -398,4 +398,21 @@ function ipv6Of(hex: string): string {
   if (groups.every((group) => group === 0)) return "::";
   if (groups.slice(0, 7).every((group) => group === 0) && groups[7] === 1) return "::1";
   return groups.map((group) => group.toString(16)).join(":");
+}
+
+let pnpmScript: string | undefined;
+
+/**
+ * pnpm's own script (pnpm.cjs), to run a root script as a user does (`node <it> start`): the pnpm
+ * running this process, else the pinned one from npx.
+ */
+export function pnpmCli(): string {
+  const running = process.env.npm_execpath;
+  if (running?.includes("pnpm")) return running;
+  pnpmScript ??= realpathSync(
+    execFileSync("npx", ["-y", "-p", "pnpm@10.34.9", "sh", "-c", "command -v pnpm"], {
+      encoding: "utf8",
+    }).trim(),
+  );
+  return pnpmScript;
 }

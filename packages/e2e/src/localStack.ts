@@ -4,21 +4,14 @@
  * crash that kills every one of its processes at once (SIGKILL), or all but some of them.
  */
 
-import { execFileSync } from "node:child_process";
-import {
-  chmodSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-} from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import {
   type Exit,
   freePort,
   type ManagedProcess,
+  pnpmCli,
   type RunResult,
   runToEnd,
   startProcess,
@@ -120,19 +113,8 @@ export async function freePorts(): Promise<StackPorts> {
   return { api, chain, indexer, database };
 }
 
-let pnpmCli: string | undefined;
-
 /** pnpm's own script (pnpm.cjs): the one running this suite, else the pinned one from npx. */
-export function pnpm(): string {
-  const running = process.env.npm_execpath;
-  if (running?.includes("pnpm")) return running;
-  pnpmCli ??= realpathSync(
-    execFileSync("npx", ["-y", "-p", "pnpm@10.34.9", "sh", "-c", "command -v pnpm"], {
-      encoding: "utf8",
-    }).trim(),
-  );
-  return pnpmCli;
-}
+export const pnpm = pnpmCli;
 
 /** What `pnpm start` is run with: the test's data folder and ports, then its own variables. */
 function startCommand(options: StackOptions, ports: StackPorts) {

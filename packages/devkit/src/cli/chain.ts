@@ -3,6 +3,7 @@
  * the foreground until Ctrl-C. With CHAIN_STATE=<file> it continues the chain kept in that file.
  */
 import { startLocalChain } from "../localChain.ts";
+import { stopProcessesYourselfOnSignals } from "../processes.ts";
 
 const port = Number(process.env.CHAIN_PORT ?? 8545);
 if (!Number.isInteger(port) || port < 1 || port > 65_535) {
@@ -10,6 +11,8 @@ if (!Number.isInteger(port) || port < 1 || port > 65_535) {
   process.exit(1);
 }
 const stateFile = process.env.CHAIN_STATE || undefined;
+// Ctrl-C stops the chain below, after its state is saved, instead of killing it at once.
+stopProcessesYourselfOnSignals();
 const chain = await startLocalChain({ port, stateFile });
 process.stdout.write(
   `Local chain (anvil) at ${chain.rpcUrl}, chain id ${chain.chainId}` +
@@ -20,7 +23,9 @@ process.stdout.write(
 const keepAlive = setInterval(() => {}, 60_000);
 let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
+  // A second Ctrl-C (or pnpm passing the first one on) must not end it before the state is saved.
+  process.on(signal, () => {
+    if (stopping) return;
     stopping = true;
     void chain.stop().then(() => process.exit(0));
   });
