@@ -15,16 +15,7 @@
  * its finalized block and stops. The genesis the chain was built on is the earliest: each later
  * one was made by a later start.
  */
-import {
-  closeSync,
-  existsSync,
-  fsyncSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { open, rename } from "node:fs/promises";
 import { promisify } from "node:util";
 import { gunzip } from "node:zlib";
@@ -37,8 +28,6 @@ interface StateFile {
 
 /** A state file that is not a chain's state, most likely cut short while anvil wrote it in place. */
 export class UnreadableStateFile extends Error {
-  readonly stateFile: string;
-
   constructor(stateFile: string, cause: unknown) {
     super(
       `the local chain's state file ${stateFile} cannot be read (${(cause as Error).message}): ` +
@@ -46,7 +35,6 @@ export class UnreadableStateFile extends Error {
         "wrote it whole",
       { cause },
     );
-    this.stateFile = stateFile;
   }
 }
 
@@ -54,7 +42,7 @@ export class UnreadableStateFile extends Error {
  * Makes `stateFile` ready for `anvil --load-state`: answers false when there is none. Only the
  * first genesis is kept; a file that cannot be read throws UnreadableStateFile.
  */
-export function prepareStateFile(stateFile: string): boolean {
+export async function prepareStateFile(stateFile: string): Promise<boolean> {
   rmSync(writingFileOf(stateFile), { force: true });
   if (!existsSync(stateFile)) return false;
   let state: StateFile;
@@ -63,11 +51,7 @@ export function prepareStateFile(stateFile: string): boolean {
   } catch (error) {
     throw new UnreadableStateFile(stateFile, error);
   }
-  if (keepFirstGenesis(state)) {
-    const mended = `${stateFile}.mending`;
-    writeWholeSync(mended, JSON.stringify(state));
-    renameSync(mended, stateFile);
-  }
+  if (keepFirstGenesis(state)) await writeWhole(stateFile, JSON.stringify(state));
   return true;
 }
 
@@ -112,16 +96,7 @@ export function startStateSnapshots(
     const head = await rpc<{ hash: string }>(rpcUrl, "eth_getBlockByNumber", ["latest", false]);
     if (!evenIfUnchanged && head.hash === lastHead) return;
     const dump = await rpc<string>(rpcUrl, "anvil_dumpState", []);
-    const json = await gunzipAsync(Buffer.from(dump.slice(2), "hex"));
-    const writing = writingFileOf(stateFile);
-    const file = await open(writing, "w");
-    try {
-      await file.writeFile(json);
-      await file.sync();
-    } finally {
-      await file.close();
-    }
-    await rename(writing, stateFile);
+    await writeWhole(stateFile, await gunzipAsync(Buffer.from(dump.slice(2), "hex")));
     lastHead = head.hash;
   };
   const write = ({ evenIfUnchanged = false } = {}) => {
@@ -152,15 +127,17 @@ function writingFileOf(stateFile: string): string {
   return `${stateFile}.writing`;
 }
 
-/** The snapshot's write, synchronous: flushed to disk before it is renamed into place. */
-function writeWholeSync(file: string, text: string): void {
-  const fd = openSync(file, "w");
+/** Writes `data` beside `stateFile`, flushed to disk, then renamed over it: whole or not at all. */
+async function writeWhole(stateFile: string, data: string | Buffer): Promise<void> {
+  const writing = writingFileOf(stateFile);
+  const file = await open(writing, "w");
   try {
-    writeFileSync(fd, text);
-    fsyncSync(fd);
+    await file.writeFile(data);
+    await file.sync();
   } finally {
-    closeSync(fd);
+    await file.close();
   }
+  await rename(writing, stateFile);
 }
 
 async function rpc<T>(rpcUrl: string, method: string, params: unknown[]): Promise<T> {

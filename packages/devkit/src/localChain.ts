@@ -123,7 +123,7 @@ async function startAnvil(options: LocalChainOptions, port: number): Promise<Loc
   // state at a block far in the past fails, which nothing here does.
   args.push("--max-persisted-states", "0");
   // anvil's own `--state` would write the file in place, and a kill while it writes loses it.
-  if (options.stateFile && prepareStateFile(options.stateFile)) {
+  if (options.stateFile && (await prepareStateFile(options.stateFile))) {
     args.push("--load-state", options.stateFile);
   }
   const node = startProcess({

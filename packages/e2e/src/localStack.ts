@@ -113,14 +113,11 @@ export async function freePorts(): Promise<StackPorts> {
   return { api, chain, indexer, database };
 }
 
-/** pnpm's own script (pnpm.cjs): the one running this suite, else the pinned one from npx. */
-export const pnpm = pnpmCli;
-
 /** What `pnpm start` is run with: the test's data folder and ports, then its own variables. */
 function startCommand(options: StackOptions, ports: StackPorts) {
   mkdirSync(logDir, { recursive: true });
   const args = options.viaPnpm
-    ? [pnpm(), "start", ...(options.args ?? [])]
+    ? [pnpmCli(), "start", ...(options.args ?? [])]
     : ["scripts/start.ts", ...(options.args ?? [])];
   return {
     logFile: path.join(logDir, `${path.basename(options.dataDir)}-${++starts}.log`),

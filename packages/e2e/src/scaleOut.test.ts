@@ -15,10 +15,15 @@ import os from "node:os";
 import path from "node:path";
 import { startTestPostgres } from "@collectibles/devkit/embedded-postgres";
 import { runSqlStatements } from "@collectibles/devkit/postgres";
-import { freePort, type ManagedProcess, startProcess } from "@collectibles/devkit/processes";
+import {
+  freePort,
+  type ManagedProcess,
+  pnpmCli,
+  startProcess,
+} from "@collectibles/devkit/processes";
 import { afterAll, describe, expect, it } from "vitest";
 import { confirmed } from "./confirmations.ts";
-import { apiOf, pnpm } from "./localStack.ts";
+import { apiOf } from "./localStack.ts";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 const logDir = path.resolve(import.meta.dirname, "../test-results");
@@ -82,7 +87,7 @@ describe.skipIf(!hasCurl)("the README's set-up of more than one API process", ()
     fs.mkdirSync(bin);
     fs.writeFileSync(
       path.join(bin, "pnpm"),
-      `#!/bin/sh\nexec "${process.execPath}" "${pnpm()}" "$@"\n`,
+      `#!/bin/sh\nexec "${process.execPath}" "${pnpmCli()}" "$@"\n`,
       { mode: 0o755 },
     );
     cleanups.push(() => {
