@@ -72,7 +72,13 @@ export function startChainServices(
   });
   relayer.start();
   const transferFollower = indexer
-    ? startTransferFollower({ db: database.db, indexer, logger })
+    ? startTransferFollower({
+        db: database.db,
+        indexer,
+        chain: client,
+        finalityDepth: env.FINALITY_DEPTH,
+        logger,
+      })
     : undefined;
   const readiness: ReadinessCheck[] = [
     { name: "chain", critical: false, check: () => client.ping() },

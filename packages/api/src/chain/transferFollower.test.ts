@@ -2,7 +2,7 @@
  * A token moving on-chain after its claim, as a holder would move it from their own wallet: the
  * claim's holder follows (holder_wallet_address, holder_id), `?holder_wallet_address=` finds it
  * at its new holder and no longer at the old one, and a `claim.transferred` event goes out by
- * webhook and in the feed for every move.
+ * webhook and in the feed for every move. A move a reorg takes back is taken back too.
  */
 import { collectiblesAbi } from "@collectibles/contracts";
 import { Webhook as Verifier } from "standardwebhooks";
@@ -26,8 +26,10 @@ const first = devAccount(17);
 const second = devAccount(18);
 const outsider = devAccount(19);
 const orderedHolder = devAccount(16);
+const reorgedHolder = devAccount(15);
+const reorgedReceiver = devAccount(14);
 
-/** Account `fromIndex` sends the token to `to` with the standard ERC-1155 call. */
+/** Account `fromIndex` sends the token to `to` with the standard ERC-1155 call; its receipt. */
 async function transfer(fromIndex: number, to: Address, tokenId: string) {
   const on = chainAccounts(stack.rpcUrl);
   const from = devAccount(fromIndex).address;
@@ -39,6 +41,7 @@ async function transfer(fromIndex: number, to: Address, tokenId: string) {
   });
   const receipt = await on.client.waitForTransactionReceipt({ hash });
   expect(receipt.status).toBe("success");
+  return receipt;
 }
 
 const claimsHeldBy = async (address: string) => {
@@ -54,8 +57,8 @@ const deliveriesAbout = (path: string, claimId: string) =>
   );
 
 /** The claim.transferred deliveries about `claimId`, verified, oldest first. */
-const transfersDelivered = (secret: string, claimId: string) =>
-  deliveriesAbout("moves", claimId).map(
+const transfersDelivered = (secret: string, claimId: string, path = "moves") =>
+  deliveriesAbout(path, claimId).map(
     (d) => new Verifier(secret).verify(d.body, d.headers) as { type: string; data: never },
   );
 
@@ -143,4 +146,49 @@ it("sends one claim's messages in order: its transfer waits until its confirmati
     "claim.confirmed",
     "claim.transferred",
   ]);
+}, 180_000);
+
+it("takes a move back when a reorg drops it: the token is found at its first holder again, and a claim.transferred says so", async () => {
+  const hook = await t.call("POST", "/webhooks", {
+    json: { url: `${receiver.url}/reorged`, event_types: ["claim.transferred"] },
+  });
+  expect(hook.status).toBe(201);
+  const secret: string = hook.body.data.secret;
+  const holder = await createUser("reorged@example.com", reorgedHolder.address);
+  const collectible = await createCollectible({ name: "Moved, then not", total_count: 5 });
+  const claimed = await t.call("POST", "/claims", {
+    json: { collectible_id: collectible.id, holder_id: holder.id },
+  });
+  expect(claimed.status, JSON.stringify(claimed.body)).toBe(201);
+  const claim = claimed.body.data;
+
+  const moved = await transfer(15, reorgedReceiver.address, claim.token_id);
+  await until("the move taken in", async () =>
+    (await claimsHeldBy(reorgedReceiver.address)).includes(claim.id) ? true : undefined,
+  );
+  const chain = chainAccounts(stack.rpcUrl).client;
+  // The move's block is the head: replace it with an empty one, the move dropped.
+  expect(await chain.getBlockNumber()).toBe(moved.blockNumber);
+  await chain.request({ method: "anvil_reorg", params: [1, []] } as never);
+  // The chain goes on, as a real one does: the indexer sees the reorg with the next block.
+  await chain.request({ method: "evm_mine", params: [] } as never);
+
+  await until(
+    "the token found at its first holder again",
+    async () => ((await claimsHeldBy(reorgedHolder.address)).includes(claim.id) ? true : undefined),
+    { timeoutMs: 60_000 },
+  );
+  expect(await claimsHeldBy(reorgedReceiver.address)).toEqual([]);
+  const got = await t.call("GET", `/claims/${claim.id}`);
+  expect(got.body.data).toMatchObject({
+    holder_wallet_address: reorgedHolder.address,
+    holder_id: holder.id,
+  });
+  const told = await until("both moves delivered", async () => {
+    const found = transfersDelivered(secret, claim.id, "reorged");
+    return found.length > 1 ? found : undefined;
+  });
+  expect(
+    told.map((m) => (m.data as { holder_wallet_address: string }).holder_wallet_address),
+  ).toEqual([reorgedReceiver.address, reorgedHolder.address]);
 }, 180_000);

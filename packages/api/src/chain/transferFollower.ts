@@ -3,45 +3,89 @@
  * taken in, and records each claim's holder now (for `holder_wallet_address` filters) with a
  * `claim.transferred` event. Every API process with an indexer runs one; recording a holder
  * already recorded does nothing, so two followers never report one transfer twice.
+ *
+ * A reorg can take a transfer back or mine one in a block already passed, so blocks above the
+ * chain's finalized block are read again each round, and a holder that came by a transfer above
+ * it is read again by claim until that block is final (a token the chain no longer has is held
+ * by none). A chain replaced by a shorter one brings the position down with it.
  */
 
-import type { IndexerReader } from "@collectibles/indexer/reader";
+import { type IndexerReader, MAX_IDS_PER_CALL } from "@collectibles/indexer/reader";
 import { getAddress } from "viem";
 import type { Queryable } from "../db/driver/client.ts";
-import { transfersFollowedTo } from "../db/transfersFollowed.ts";
+import {
+  forgetHolders,
+  type HolderFact,
+  heldInUnfinalBlocks,
+  transfersFollowedTo,
+} from "../db/transfersFollowed.ts";
 import { pollLoop } from "../lib/pollLoop.ts";
 import type { Logger } from "../logger.ts";
 import { recordHolders } from "../services/chainOutcomes.ts";
+import type { ChainClient } from "./chainClient.ts";
 
 const POLL_MS = 1_000;
 /** Tokens read from the indexer per call. */
 const PAGE = 500;
 
+const factOf = (token: {
+  id: string;
+  holder: string;
+  transferBlockNumber: bigint | null;
+}): HolderFact => ({
+  claimId: token.id,
+  holder: getAddress(token.holder),
+  block: token.transferBlockNumber,
+});
+
 export function startTransferFollower(options: {
   db: Queryable;
   indexer: IndexerReader;
+  chain: Pick<ChainClient, "finalizedBlock">;
+  /** Blocks below the head taken as final on a chain without a `finalized` tag. */
+  finalityDepth: number;
   logger: Logger;
 }): { stop(): Promise<void> } {
-  const { db, indexer, logger } = options;
+  const { db, indexer, chain, logger } = options;
 
   /** Takes in the transfers of blocks the indexer has finished since the last round. */
   async function round(): Promise<void> {
     const indexed = await indexer.indexedBlock();
-    const after = await transfersFollowedTo(db);
-    if (indexed === null || indexed <= after) return;
+    if (indexed === null) return;
+    const finalized = await chain.finalizedBlock(options.finalityDepth);
+    const position = await transfersFollowedTo(db);
+    // Blocks not yet final are read again: a reorg may have mined a transfer there.
+    let after = position;
+    if (finalized < after) after = finalized;
+    const seen = new Set<string>();
     let from: { block: bigint; tokenId: bigint } | undefined;
-    for (;;) {
+    while (indexed > after) {
       const moved = await indexer.claimsMovedBetween(after, indexed, PAGE, from);
+      for (const token of moved) seen.add(token.id);
       const last = moved.at(-1);
       const done = moved.length < PAGE || !last;
-      await recordHolders(
-        db,
-        moved.map((token) => ({ claimId: token.id, holder: getAddress(token.holder) })),
-        // The position moves only once every token of those blocks is in.
-        done ? indexed : after,
-      );
-      if (done) return;
+      // The position moves only once every token of those blocks is in.
+      await recordHolders(db, moved.map(factOf), indexed, done ? indexed : after);
+      if (done) break;
       from = { block: last.transferBlockNumber ?? 0n, tokenId: last.tokenId };
+    }
+    const watched = await heldInUnfinalBlocks(db, finalized, indexed);
+    await readHoldersAgain(
+      watched.filter((id) => !seen.has(id)),
+      indexed,
+    );
+  }
+
+  /** Holders whose transfer a reorg may have taken back, as the indexer tells them now. */
+  async function readHoldersAgain(claimIds: string[], indexed: bigint): Promise<void> {
+    for (let i = 0; i < claimIds.length; i += MAX_IDS_PER_CALL) {
+      const ids = claimIds.slice(i, i + MAX_IDS_PER_CALL);
+      const tokens = await indexer.claimsByIds(ids);
+      await recordHolders(db, [...tokens.values()].map(factOf), indexed);
+      await forgetHolders(
+        db,
+        ids.filter((id) => !tokens.has(id)),
+      );
     }
   }
 

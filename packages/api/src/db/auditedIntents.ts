@@ -45,7 +45,8 @@ export async function unmine(db: Database, collectibleIds: string[], claimIds: s
     );
     await tx
       .update(claims)
-      .set({ ...again, edition: null })
+      // Sent again, the token goes to `minted_to`: transfers on the lost chain are gone too.
+      .set({ ...again, edition: null, heldBy: null, heldByBlock: null })
       .where(inArray(claims.id, claimIds));
   });
 }

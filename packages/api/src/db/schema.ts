@@ -206,6 +206,8 @@ export const claims = pgTable(
      * while it has not moved from `mintedTo`. Kept by chain/transferFollower.ts for filters.
      */
     heldBy: text("held_by"),
+    /** The block of the transfer behind `heldBy` (null: not moved); read again until final. */
+    heldByBlock: bigint("held_by_block", { mode: "bigint" }),
     /** The token's edition, as the indexer counted it when the claim was confirmed. */
     edition: integer("edition"),
     /**
@@ -236,6 +238,7 @@ export const claims = pgTable(
     index("claims_holder_address_idx").on(sql`lower(coalesce(${t.heldBy}, ${t.mintedTo}))`),
     index("claims_pending_idx").on(t.createdAt, t.id).where(sql`${t.status} = 'pending'`),
     index("claims_unfinalized_idx").on(t.minedBlock).where(unfinalized(t)),
+    index("claims_held_by_block_idx").on(t.heldByBlock).where(sql`${t.heldByBlock} is not null`),
     // `updated_since`: what changed since a time, counted from here (see readers.ts).
     index("claims_updated_at_idx").on(t.updatedAt),
     // A holder claims a collectible at most once; a failed claim does not count.

@@ -16,7 +16,7 @@ import {
 import type { Queryable } from "../db/driver/client.ts";
 import { claimEventObjects, recordEvents } from "../db/events.ts";
 import { finalizeRowsUpTo, type Retaken, takeBackRows } from "../db/finality.ts";
-import { recordHolderRows } from "../db/transfersFollowed.ts";
+import { type HolderFact, recordHolderRows } from "../db/transfersFollowed.ts";
 import type { EventType } from "../domain/events.ts";
 
 type Told = { collectibles: EventType; claims: EventType };
@@ -107,11 +107,12 @@ export function finalizeUpTo(db: Queryable, finalized: bigint): Promise<number> 
 /** The holders the indexer's transfers show, and `claim.transferred` for each confirmed claim. */
 export function recordHolders(
   db: Queryable,
-  holders: readonly { claimId: string; holder: string }[],
-  followedTo: bigint,
+  holders: readonly HolderFact[],
+  asOf: bigint,
+  followedTo?: bigint,
 ): Promise<number> {
   return db.transaction(async (tx) => {
-    const { changed, transferred } = await recordHolderRows(tx, holders, followedTo);
+    const { changed, transferred } = await recordHolderRows(tx, holders, asOf, followedTo);
     await recordEvents(tx, "claim.transferred", await claimEventObjects(tx, transferred));
     return changed;
   });

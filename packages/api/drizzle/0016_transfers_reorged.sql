@@ -1,0 +1,2 @@
+ALTER TABLE "claims" ADD COLUMN "held_by_block" bigint;--> statement-breakpoint
+CREATE INDEX "claims_held_by_block_idx" ON "claims" USING btree ("held_by_block") WHERE "claims"."held_by_block" is not null;
