@@ -25,6 +25,11 @@ import { recordHolders } from "../services/chainOutcomes.ts";
 import type { ChainClient } from "./chainClient.ts";
 
 const POLL_MS = 1_000;
+/**
+ * How long the chain's finalized block is taken as it was last read: an older one only means a
+ * few more blocks read again, and a node with a request quota is spared a call a second.
+ */
+const FINALIZED_READ_MS = 30_000;
 /** Tokens read from the indexer per call. */
 const PAGE = 500;
 
@@ -47,12 +52,20 @@ export function startTransferFollower(options: {
   logger: Logger;
 }): { stop(): Promise<void> } {
   const { db, indexer, chain, logger } = options;
+  let finalizedRead = { block: 0n, at: Number.NEGATIVE_INFINITY };
+
+  async function finalizedBlock(): Promise<bigint> {
+    if (Date.now() - finalizedRead.at > FINALIZED_READ_MS) {
+      finalizedRead = { block: await chain.finalizedBlock(options.finalityDepth), at: Date.now() };
+    }
+    return finalizedRead.block;
+  }
 
   /** Takes in the transfers of blocks the indexer has finished since the last round. */
   async function round(): Promise<void> {
     const indexed = await indexer.indexedBlock();
     if (indexed === null) return;
-    const finalized = await chain.finalizedBlock(options.finalityDepth);
+    const finalized = await finalizedBlock();
     const position = await transfersFollowedTo(db);
     // Blocks not yet final are read again: a reorg may have mined a transfer there.
     let after = position;
