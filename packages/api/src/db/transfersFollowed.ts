@@ -57,6 +57,8 @@ export async function recordHolderRows(
                 holders.map((h) => h.claimId),
               ),
             )
+            // One order for every process, so two followers never wait on each other in a circle.
+            .orderBy(claims.id)
             .for("update")
         ).map((row) => [row.id, row]),
   );
