@@ -1137,7 +1137,7 @@ export interface components {
              */
             to_address: string;
             /**
-             * @description pending: stored; sent: its transaction is broadcast; confirmed: the token is at to_address on-chain; failed: the chain refused it (failure_reason)
+             * @description pending: stored; sent: its transaction is broadcast; confirmed: the token is at to_address on-chain (a reorg that drops the transfer makes it pending again, and it is sent again); failed: the chain refused it (failure_reason)
              * @enum {string}
              */
             status: "pending" | "sent" | "confirmed" | "failed";

@@ -201,6 +201,8 @@ export function createChainClient(options: ChainClientOptions) {
     claimBatchGasLimit,
     hookGasBudget: hookBudget,
     send: sender.send,
+    /** A transaction's receipt, or undefined while the chain has not mined it (or dropped it). */
+    receiptOf,
     /** Sending as another account of the service (a user's service wallet), fee-capped alike. */
     senderFor: (signer: LocalAccount) =>
       createTransactionSender({ ...senderOptions, account: signer }),

@@ -5,7 +5,8 @@
  * replaced takes its rows back (pending again; sent again when the chain lacks them, confirmed
  * again with the indexer's new facts when their transaction was mined again), and rows below
  * the finalized block become final. Only rows not yet final are watched, and a round reads one
- * block (the highest that holds a row) unless that one was replaced.
+ * block (the highest that holds a row) unless that one was replaced. Moves home are followed
+ * alike (chain/homeSender.ts).
  */
 
 import type { Database } from "../db/driver/client.ts";
@@ -19,6 +20,7 @@ import {
 import type { ReadinessCheck, ReorgSeen } from "../deps.ts";
 import { finalizeUpTo, takeBack } from "../services/chainOutcomes.ts";
 import type { ChainBlock } from "./chainClient.ts";
+import { takeBackDroppedMoves } from "./homeSender.ts";
 import type { RelayerContext } from "./relayerContext.ts";
 
 const CHUNK = 500;
@@ -64,6 +66,7 @@ export async function followFinality(
 
   const finalized = await chain.finalizedBlock(depth);
   if ((await finalizeUpTo(db, finalized)) > 0) ctx.changed();
+  if (await takeBackDroppedMoves(ctx, finalized)) ctx.changed();
   return reorg;
 }
 

@@ -19,7 +19,14 @@
 import { collectiblesAbi, tokenIdOf } from "@collectibles/contracts";
 import { type Address, getAddress, type Hex } from "viem";
 import type { LocalAccount } from "viem/accounts";
-import { type MoveWithToken, markMoves, openMoves } from "../db/transfersHome.ts";
+import {
+  confirmedMovesAbove,
+  type MoveWithToken,
+  markMoves,
+  moveMinedAgain,
+  openMoves,
+  reopenMoves,
+} from "../db/transfersHome.ts";
 import { RevertedError, type TokenTransferCall } from "./contractCalls.ts";
 import { dispatch, type RelayerContext } from "./relayerContext.ts";
 
@@ -141,7 +148,12 @@ async function moveGroup(
   const mined = await sent.mined;
   const hash: Hex = mined.hash;
   if (mined.status === "success") {
-    await markMoves(ctx.db, idsOf(still), { status: "confirmed", transactionHash: hash });
+    await markMoves(ctx.db, idsOf(still), {
+      status: "confirmed",
+      transactionHash: hash,
+      minedBlock: mined.blockNumber,
+      minedBlockHash: mined.blockHash,
+    });
   } else {
     await markMoves(ctx.db, idsOf(still), {
       status: "failed",
@@ -176,4 +188,34 @@ async function fund(ctx: RelayerContext, to: Address, value: bigint): Promise<vo
       onReverted: async () => {},
     },
   ]);
+}
+
+/**
+ * Confirmed moves whose block a reorg replaced: one whose transaction the chain mined again
+ * records its new block; one the chain dropped is under way again, and the next round sends it
+ * (or finds its token home). Answers whether any move changed.
+ */
+export async function takeBackDroppedMoves(
+  ctx: RelayerContext,
+  finalized: bigint,
+): Promise<boolean> {
+  const moves = await confirmedMovesAbove(ctx.db, finalized);
+  const canonical = new Map<bigint, Hex | undefined>();
+  const dropped: string[] = [];
+  for (const move of moves) {
+    if (move.minedBlock === null || move.transactionHash === null) continue;
+    if (!canonical.has(move.minedBlock)) {
+      canonical.set(move.minedBlock, (await ctx.chain.blockAt(move.minedBlock))?.hash);
+    }
+    if (canonical.get(move.minedBlock) === move.minedBlockHash) continue;
+    const again = await ctx.chain.receiptOf(move.transactionHash as Hex);
+    if (again?.status === "success") {
+      await moveMinedAgain(ctx.db, move.id, again.blockNumber, again.blockHash);
+    } else dropped.push(move.id);
+  }
+  if (dropped.length > 0) {
+    ctx.logger.warn({ moves: dropped.length }, "a reorg dropped moves home: sending them again");
+    await reopenMoves(ctx.db, dropped);
+  }
+  return dropped.length > 0;
 }

@@ -2,7 +2,7 @@
  * Moves of tokens from users' service wallets to their linked wallets: what a request stores,
  * what the worker (chain/homeSender.ts) takes, and what it records.
  */
-import { and, asc, desc, eq, getTableColumns, inArray, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gt, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "./driver/client.ts";
 import { claims, users } from "./schema.ts";
 import { type MoveStatus, transfersHome } from "./walletSchema.ts";
@@ -126,11 +126,63 @@ export function openMoves(
 export async function markMoves(
   q: Queryable,
   ids: string[],
-  change: { status: MoveStatus; transactionHash?: string; failureReason?: string },
+  change: {
+    status: MoveStatus;
+    transactionHash?: string;
+    failureReason?: string;
+    minedBlock?: bigint;
+    minedBlockHash?: string;
+  },
 ): Promise<void> {
   if (ids.length === 0) return;
   await q
     .update(transfersHome)
     .set({ ...change, updatedAt: sql`now()` })
     .where(and(inArray(transfersHome.id, ids), OPEN));
+}
+
+/** Confirmed moves mined above `finalized`, whose block a reorg may still replace. */
+export function confirmedMovesAbove(q: Queryable, finalized: bigint) {
+  return q
+    .select({
+      id: transfersHome.id,
+      transactionHash: transfersHome.transactionHash,
+      minedBlock: transfersHome.minedBlock,
+      minedBlockHash: transfersHome.minedBlockHash,
+    })
+    .from(transfersHome)
+    .where(and(eq(transfersHome.status, "confirmed"), gt(transfersHome.minedBlock, finalized)));
+}
+
+/** A confirmed move's transaction, mined again in another block after a reorg. */
+export async function moveMinedAgain(q: Queryable, id: string, block: bigint, hash: string) {
+  await q
+    .update(transfersHome)
+    .set({ minedBlock: block, minedBlockHash: hash, updatedAt: sql`now()` })
+    .where(eq(transfersHome.id, id));
+}
+
+/**
+ * Confirmed moves the chain no longer has (a reorg dropped their transaction): under way again,
+ * as when stored, unless another move of the token is under way already.
+ */
+export async function reopenMoves(q: Queryable, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await q
+    .update(transfersHome)
+    .set({
+      status: "pending",
+      transactionHash: null,
+      minedBlock: null,
+      minedBlockHash: null,
+      updatedAt: sql`now()`,
+    })
+    .where(
+      and(
+        inArray(transfersHome.id, ids),
+        eq(transfersHome.status, "confirmed"),
+        sql`not exists (select 1 from ${transfersHome} as other
+          where other.claim_id = ${transfersHome.claimId} and other.status in ('pending', 'sent'))`,
+      ),
+    );
 }

@@ -3,7 +3,7 @@
  * Ethereum proof, and the moves of tokens from a user's service wallet to their linked wallet.
  */
 import { sql } from "drizzle-orm";
-import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { belongsTo, createdAt, generatedId, moment, updatedAt } from "./columns.ts";
 import { claims, users } from "./schema.ts";
 
@@ -42,12 +42,19 @@ export const transfersHome = pgTable(
     toAddress: text("to_address").notNull(),
     status: text("status").$type<MoveStatus>().notNull().default("pending"),
     transactionHash: text("transaction_hash"),
+    /** Where the transfer was mined: a reorg that replaces the block takes the move back. */
+    minedBlock: bigint("mined_block", { mode: "bigint" }),
+    minedBlockHash: text("mined_block_hash"),
     failureReason: text("failure_reason"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     index("transfers_home_user_id_idx").on(t.userId, t.createdAt),
+    // Confirmed moves whose block a reorg may still replace (chain/homeSender.ts).
+    index("transfers_home_mined_idx")
+      .on(t.minedBlock)
+      .where(sql`${t.status} = 'confirmed' and ${t.minedBlock} is not null`),
     // The worker's queue.
     index("transfers_home_open_idx").on(t.createdAt).where(sql`${t.status} in ('pending', 'sent')`),
     // A token has at most one move under way: a second request finds it instead.

@@ -57,7 +57,8 @@ export const TransferHome = z
     status: z.enum(["pending", "sent", "confirmed", "failed"]).openapi({
       description:
         "pending: stored; sent: its transaction is broadcast; confirmed: the token is at " +
-        "to_address on-chain; failed: the chain refused it (failure_reason)",
+        "to_address on-chain (a reorg that drops the transfer makes it pending again, and it " +
+        "is sent again); failed: the chain refused it (failure_reason)",
     }),
     transaction_hash: z.string().nullable(),
     failure_reason: z.string().nullable(),

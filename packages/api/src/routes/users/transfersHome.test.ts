@@ -1,7 +1,8 @@
 /**
  * Moving a user's tokens home to the wallet they linked: the service's wallet for the user signs
  * the transfer and the relayer pays its gas; one token or all of them; each once, however often
- * it is asked; the chain, the claim and the feed show the new holder.
+ * it is asked; the chain, the claim and the feed show the new holder. A move a reorg drops is
+ * sent again.
  */
 import type { Address } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -235,4 +236,47 @@ it("mints new claims straight to the linked wallet when the organization asks fo
   });
   expect(off.body.data.claims_to_linked_wallet).toBe(false);
   expect((await claimOf(user.id, "Setting off")).minted_to).toBe(user.wallet_address);
+}, 180_000);
+
+it("sends a move again when a reorg drops it: the token ends at the linked wallet and the move confirmed on the chain as it is now", async () => {
+  const { user, claims } = await holderWithTokens("reorged-home@example.com", 1);
+  const [claim] = claims as [{ id: string; token_id: string }];
+  const own = newWallet();
+  await linkWallet(call, user.id, own);
+  const res = await call("POST", `/users/${user.id}/transfers-home`, {
+    json: { claim_id: claim.id },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(202);
+  const [first] = (await movesSettled(call, user.id)) as unknown as {
+    status: string;
+    transaction_hash: `0x${string}`;
+  }[];
+  expect(first?.status).toBe("confirmed");
+  const { client } = chainAccounts(stack.rpcUrl);
+  const receipt = await client.getTransactionReceipt({ hash: first?.transaction_hash ?? "0x" });
+  // The move's block is the head: replace it with an empty one, the transfer dropped.
+  expect(await client.getBlockNumber({ cacheTime: 0 })).toBe(receipt.blockNumber);
+  await client.request({ method: "anvil_reorg", params: [1, []] } as never);
+  await client.request({ method: "evm_mine", params: [] } as never);
+  expect(await balanceOf(client, stack.contract, own.address, claim.token_id)).toBe(0n);
+
+  await until(
+    "the token at the linked wallet again",
+    async () =>
+      (await balanceOf(client, stack.contract, own.address, claim.token_id)) === 1n
+        ? true
+        : undefined,
+    { timeoutMs: 60_000 },
+  );
+  const [again] = (await movesSettled(call, user.id)) as unknown as {
+    status: string;
+    transaction_hash: `0x${string}`;
+  }[];
+  expect(again?.status).toBe("confirmed");
+  const now = await client.getTransactionReceipt({ hash: again?.transaction_hash ?? "0x" });
+  expect(now.status).toBe("success");
+  expect(await balanceOf(client, stack.contract, user.wallet_address, claim.token_id)).toBe(0n);
+  await until("the claim's holder is the linked wallet", async () =>
+    (await holderOf(claim.id)) === own.address ? true : undefined,
+  );
 }, 180_000);
