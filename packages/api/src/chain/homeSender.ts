@@ -170,7 +170,18 @@ async function settleGone(ctx: RelayerContext, moves: OpenMove[], to: Address): 
   const there = await balances(ctx, to, moves.map(tokenOf));
   const arrived = moves.filter((_, i) => (there[i] ?? 0n) > 0n);
   const elsewhere = moves.filter((_, i) => (there[i] ?? 0n) === 0n);
-  await markMoves(ctx.db, idsOf(arrived), { status: "confirmed" });
+  // Their block, from the transaction sent before, so that a reorg of it is followed too.
+  for (const hash of new Set(arrived.map((move) => move.transactionHash))) {
+    const mined = hash ? await ctx.chain.receiptOf(hash as Hex) : undefined;
+    const ids = idsOf(arrived.filter((move) => move.transactionHash === hash));
+    await markMoves(ctx.db, ids, {
+      status: "confirmed",
+      ...(mined?.status === "success" && {
+        minedBlock: mined.blockNumber,
+        minedBlockHash: mined.blockHash,
+      }),
+    });
+  }
   await markMoves(ctx.db, idsOf(elsewhere), {
     status: "failed",
     failureReason: "the token left the service wallet, but not for the linked wallet",
@@ -200,6 +211,15 @@ export async function takeBackDroppedMoves(
   finalized: bigint,
 ): Promise<boolean> {
   const moves = await confirmedMovesAbove(ctx.db, finalized);
+  let top: (typeof moves)[number] | undefined;
+  for (const move of moves) {
+    if (move.minedBlock !== null && (!top || move.minedBlock > (top.minedBlock ?? 0n))) top = move;
+  }
+  // A block's hash commits to every block below it: while the highest is the chain's, so is
+  // each lower one, and one read answers for all.
+  if (!top?.minedBlock || (await ctx.chain.blockAt(top.minedBlock))?.hash === top.minedBlockHash) {
+    return false;
+  }
   const canonical = new Map<bigint, Hex | undefined>();
   const dropped: string[] = [];
   for (const move of moves) {

@@ -6,15 +6,14 @@
  *
  * A reorg can take a transfer back or mine one in a block already passed, so blocks above the
  * chain's finalized block are read again each round, and a holder that came by a transfer above
- * it is read again by claim until that block is final (a token the chain no longer has is held
- * by none). A chain replaced by a shorter one brings the position down with it.
+ * it is read again by claim until that block is final. A chain replaced by a shorter one brings
+ * the position down with it.
  */
 
 import { type IndexerReader, MAX_IDS_PER_CALL } from "@collectibles/indexer/reader";
 import { getAddress } from "viem";
 import type { Queryable } from "../db/driver/client.ts";
 import {
-  forgetHolders,
   type HolderFact,
   heldInUnfinalBlocks,
   transfersFollowedTo,
@@ -95,10 +94,6 @@ export function startTransferFollower(options: {
       const ids = claimIds.slice(i, i + MAX_IDS_PER_CALL);
       const tokens = await indexer.claimsByIds(ids);
       await recordHolders(db, [...tokens.values()].map(factOf), indexed);
-      await forgetHolders(
-        db,
-        ids.filter((id) => !tokens.has(id)),
-      );
     }
   }
 

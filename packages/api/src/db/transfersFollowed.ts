@@ -24,12 +24,54 @@ export interface HolderFact {
   block: bigint | null;
 }
 
+interface RecordedHolder {
+  id: string;
+  /** Lowercase. */
+  holder: string;
+  block: bigint | null;
+  status: string;
+}
+
+/** Each claim's holder and its transfer's block as recorded, locked when asked. */
+async function recordedHolders(
+  tx: Queryable,
+  ids: string[],
+  lock: boolean,
+): Promise<Map<string, RecordedHolder>> {
+  if (ids.length === 0) return new Map();
+  const read = tx
+    .select({
+      id: claims.id,
+      holder: sql<string>`lower(coalesce(${claims.heldBy}, ${claims.mintedTo}))`,
+      block: claims.heldByBlock,
+      status: claims.status,
+    })
+    .from(claims)
+    .where(inArray(claims.id, ids))
+    // One order for every process, so two followers never wait on each other in a circle.
+    .orderBy(claims.id);
+  const rows = await (lock ? read.for("update") : read);
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/**
+ * The facts that would change what is recorded: a new holder, or the same holder by a transfer
+ * in another block (mined again after a reorg). Not one from an indexer that has not yet reached
+ * the block of the holder recorded (it is indexing again from an earlier block).
+ */
+function news(holders: readonly HolderFact[], recorded: Map<string, RecordedHolder>, asOf: bigint) {
+  return holders.filter(({ claimId, holder, block }) => {
+    const now = recorded.get(claimId);
+    if (!now || (now.block !== null && now.block > asOf)) return false;
+    return now.holder !== holder.toLowerCase() || now.block !== block;
+  });
+}
+
 /**
  * Records each claim's holder as the indexer tells it with every block up to `asOf` indexed, and
- * the new position when given. A holder already recorded changes nothing (the rows are locked
- * while compared), so taking the same transfers in twice (two processes, a retry, a block read
- * again) tells of no change twice; nor does an indexer that has not yet reached the block of the
- * holder recorded (it is indexing again from an earlier block). Answers how many claims changed
+ * the new position when given. A holder already recorded changes nothing (the rows that would
+ * change are locked and compared again), so taking the same transfers in twice (two processes,
+ * a retry, a block read again) tells of no change twice. Answers how many claims changed
  * holder, and the confirmed ones among them (their `claim.transferred` events); run in the
  * transaction that records the events.
  */
@@ -39,36 +81,14 @@ export async function recordHolderRows(
   asOf: bigint,
   followedTo?: bigint,
 ): Promise<{ changed: number; transferred: string[] }> {
-  const recorded = new Map(
-    holders.length === 0
-      ? []
-      : (
-          await tx
-            .select({
-              id: claims.id,
-              holder: sql<string>`lower(coalesce(${claims.heldBy}, ${claims.mintedTo}))`,
-              block: claims.heldByBlock,
-              status: claims.status,
-            })
-            .from(claims)
-            .where(
-              inArray(
-                claims.id,
-                holders.map((h) => h.claimId),
-              ),
-            )
-            // One order for every process, so two followers never wait on each other in a circle.
-            .orderBy(claims.id)
-            .for("update")
-        ).map((row) => [row.id, row]),
-  );
+  // Blocks not yet final are read every round: most of what they tell is recorded already.
+  const unlocked = news(holders, await recordedHolders(tx, ids(holders), false), asOf);
+  const recorded = await recordedHolders(tx, ids(unlocked), true);
   const changed: { id: string; status: string }[] = [];
-  for (const { claimId, holder, block } of holders) {
+  for (const { claimId, holder, block } of news(unlocked, recorded, asOf)) {
     const now = recorded.get(claimId);
-    if (!now || (now.block !== null && now.block > asOf)) continue;
+    if (!now) continue;
     const moved = now.holder !== holder.toLowerCase();
-    // The same holder by a transfer in another block (mined again after a reorg): no news.
-    if (!moved && now.block === block) continue;
     await tx
       .update(claims)
       .set(
@@ -90,14 +110,7 @@ export async function recordHolderRows(
   return { changed: changed.length, transferred };
 }
 
-/** The chain no longer has these tokens (their mint was taken back): held by none, as unmoved. */
-export async function forgetHolders(q: Queryable, claimIds: readonly string[]): Promise<void> {
-  if (claimIds.length === 0) return;
-  await q
-    .update(claims)
-    .set({ heldBy: null, heldByBlock: null, updatedAt: sql`now()` })
-    .where(inArray(claims.id, [...claimIds]));
-}
+const ids = (holders: readonly HolderFact[]) => holders.map((h) => h.claimId);
 
 /**
  * Claims whose holder came by a transfer in blocks `(finalized, indexed]`: a reorg may still take

@@ -112,14 +112,17 @@ export function openMoves(
   q: Queryable,
   limit: number,
 ): Promise<(MoveWithToken & { walletIndex: number | null })[]> {
-  return q
-    .select({ ...withToken, walletIndex: users.walletIndex })
-    .from(transfersHome)
-    .innerJoin(claims, eq(claims.id, transfersHome.claimId))
-    .innerJoin(users, eq(users.id, transfersHome.userId))
-    .where(OPEN)
-    .orderBy(asc(transfersHome.createdAt), asc(transfersHome.id))
-    .limit(limit);
+  return (
+    q
+      .select({ ...withToken, walletIndex: users.walletIndex })
+      .from(transfersHome)
+      .innerJoin(claims, eq(claims.id, transfersHome.claimId))
+      .innerJoin(users, eq(users.id, transfersHome.userId))
+      // A move a reorg reopened waits while its claim is minted again.
+      .where(and(OPEN, eq(claims.status, "confirmed")))
+      .orderBy(asc(transfersHome.createdAt), asc(transfersHome.id))
+      .limit(limit)
+  );
 }
 
 /** Records where moves stand; a move already final is left as it is. */
@@ -164,25 +167,31 @@ export async function moveMinedAgain(q: Queryable, id: string, block: bigint, ha
 
 /**
  * Confirmed moves the chain no longer has (a reorg dropped their transaction): under way again,
- * as when stored, unless another move of the token is under way already.
+ * keeping the transaction's hash (a node that puts the transaction back in its pool mines it
+ * again, and the round that finds the token home reads its block from it). A move whose token
+ * has another move under way by then is failed instead, so it is not told as done.
  */
 export async function reopenMoves(q: Queryable, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
+  const dropped = and(inArray(transfersHome.id, ids), eq(transfersHome.status, "confirmed"));
   await q
     .update(transfersHome)
-    .set({
-      status: "pending",
-      transactionHash: null,
-      minedBlock: null,
-      minedBlockHash: null,
-      updatedAt: sql`now()`,
-    })
+    .set({ status: "pending", minedBlock: null, minedBlockHash: null, updatedAt: sql`now()` })
     .where(
       and(
-        inArray(transfersHome.id, ids),
-        eq(transfersHome.status, "confirmed"),
+        dropped,
         sql`not exists (select 1 from ${transfersHome} as other
           where other.claim_id = ${transfersHome.claimId} and other.status in ('pending', 'sent'))`,
       ),
     );
+  await q
+    .update(transfersHome)
+    .set({
+      status: "failed",
+      failureReason: "a reorg dropped the transfer while another move of the token was under way",
+      minedBlock: null,
+      minedBlockHash: null,
+      updatedAt: sql`now()`,
+    })
+    .where(dropped);
 }
