@@ -63,6 +63,28 @@ function readableByOthers(dir: string): string[] {
   return found;
 }
 
+/**
+ * The chain's head and the block the transfer follower has taken in, from /ready's `sync`
+ * check, once `settled` holds of them (within 30 s).
+ */
+async function holdersSync(
+  api: ReturnType<typeof apiOf>,
+  settled: (sync: { head: number; followed: number }) => boolean = () => true,
+) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const ready = await api("GET", "/ready");
+    const message: string = ready.body.data.checks.find(
+      (check: { name: string }) => check.name === "sync",
+    )?.message;
+    const head = Number(/chain head (\d+)/.exec(message)?.[1]);
+    const followed = Number(/holders followed to (\d+)/.exec(message)?.[1]);
+    if (settled({ head, followed })) return { head, followed };
+    if (Date.now() > deadline) throw new Error(`/ready's sync stayed at: ${message}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
 describe("pnpm start on non-default ports", () => {
   it("keeps every object, key and wallet across Ctrl-C, a kill of the whole stack and more starts; --fresh wipes them", async () => {
     const first = await startStack({ dataDir, viaPnpm: true });
@@ -130,6 +152,7 @@ describe("pnpm start on non-default ports", () => {
       (await createIndexerReader({ url: third.indexerUrl }).getCollectible(collectible.id))
         ?.claimedCount,
     ).toBe(3n);
+    const thirdSync = await holdersSync(api);
     await third.stop();
 
     // The chain's state file cut short, as anvil's own in-place writes left it when a kill came
@@ -151,6 +174,11 @@ describe("pnpm start on non-default ports", () => {
       (await createIndexerReader({ url: fourth.indexerUrl }).getCollectible(collectible.id))
         ?.claimedCount,
     ).toBe(3n);
+    // The transfer follower's position came from the lost chain: it follows the new one down.
+    const fourthSync = await holdersSync(api, (sync) => sync.followed <= sync.head);
+    expect(fourthSync.head, "the new chain is shorter than the lost one").toBeLessThan(
+      thirdSync.followed,
+    );
     await fourth.stop();
 
     const fresh = await startStack({ dataDir, args: ["--fresh"] });
