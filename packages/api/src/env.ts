@@ -132,7 +132,10 @@ const EnvSchema = z.object({
   WEBHOOK_DISABLE_AFTER_HOURS: int(1, 24 * 365).default(5 * 24),
   /** `/ready` answers 503 once the indexer is more blocks behind the chain than this... */
   READY_MAX_LAG_BLOCKS: int(0, 1_000_000).default(20),
-  /** ...or the chain does not answer, for longer than this many seconds. */
+  /**
+   * ...or the chain does not answer, or an object mined in a block the indexer has passed stays
+   * pending, for longer than this many seconds.
+   */
   READY_LAG_GRACE_SECONDS: int(0, 86_400).default(30),
   /** How long POST /collectibles and /claims wait for confirmation before answering 202. */
   CONFIRM_TIMEOUT_MS: int(0, 600_000).default(5_000),

@@ -8,6 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { collectiblesAbi, uuidToBytes16 } from "@collectibles/contracts";
+import { deployCollectibles } from "@collectibles/deploy/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiProcessesOnChainPerFile, jsonOf } from "../test/apiProcess.ts";
 import { until } from "../test/faults.ts";
@@ -166,5 +167,61 @@ describe("a chain without the deployment", { timeout: TIMEOUT }, () => {
     expect(relayer.message).toMatch(
       /no code at contract 0x000000000000000000000000000000000000dEaD/,
     );
+  });
+});
+
+describe("an indexer that follows another contract", { timeout: TIMEOUT }, () => {
+  const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), "api-other-contract-"));
+  afterAll(() => fs.rmSync(elsewhere, { recursive: true, force: true }));
+  beforeAll(async () => {
+    // A second deployment on the same chain: the API sends to it, the indexer follows the first
+    // (an operator who deployed again and did not restart the indexer).
+    await deployCollectibles({ rpcUrl: stack.rpcUrl, deploymentsDir: elsewhere });
+  }, 120_000);
+
+  const t = testAppPerFile({
+    env: {
+      get RPC_URL() {
+        return stack.rpcUrl;
+      },
+      get INDEXER_URL() {
+        return stack.indexerUrl;
+      },
+      CHAIN_ID: "31337",
+      DEPLOYMENTS_DIR: elsewhere,
+      CONFIRM_TIMEOUT_MS: "0",
+      READY_LAG_GRACE_SECONDS: "3",
+    },
+  });
+
+  it("answers /ready 503 once a mined claim stays pending with the indexer past its block", async () => {
+    const org = await t.call("POST", "/organizations", { json: { name: "Unindexed" } });
+    const created = await t.call("POST", "/collectibles", {
+      json: { organization_id: org.body.data.id, name: "Never indexed", total_count: 3 },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(202);
+    // A collectible takes nothing from the indexer; a claim takes its edition from it.
+    await until("the collectible confirmed", async () => {
+      const res = await t.call("GET", `/collectibles/${created.body.data.id}`);
+      return res.body.data.status === "confirmed" ? true : undefined;
+    });
+    const claimed = await t.call("POST", "/claims", {
+      json: { collectible_id: created.body.data.id, email: "unindexed@example.com" },
+    });
+    expect(claimed.status, JSON.stringify(claimed.body)).toBe(202);
+    const ready = await until(
+      "/ready to say confirmations stopped",
+      async () => {
+        const res = await t.call("GET", "/ready", { key: null });
+        return res.status === 503 ? res : undefined;
+      },
+      { timeoutMs: 60_000 },
+    );
+    const sync = ready.body.error.details.find((c: { name: string }) => c.name === "sync");
+    expect(sync.message).toMatch(
+      /objects mined in block \d+, which the indexer has, still pending after \d+ s/,
+    );
+    const claim = await t.call("GET", `/claims/${claimed.body.data.id}`);
+    expect(claim.body.data.status).toBe("pending");
   });
 });

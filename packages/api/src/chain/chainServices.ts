@@ -116,6 +116,7 @@ export function startChainServices(
       db: database.db,
       maxLagBlocks: env.READY_MAX_LAG_BLOCKS,
       graceMs: env.READY_LAG_GRACE_SECONDS * 1000,
+      confirmationDepth: env.CONFIRMATION_DEPTH,
     }),
   );
   if (indexer) {

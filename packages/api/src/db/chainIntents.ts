@@ -248,30 +248,32 @@ export interface MintFacts {
 }
 
 /**
- * Rows mined at or below `block` (which the indexer has) become confirmed, claims with their
- * mint facts (as the indexer has them) when known; answers the rows. Run in the transaction
- * that records the events.
+ * Rows mined at or below `block` (which the indexer has) become confirmed, claims with the mint
+ * facts of `mints` (all mined claims when there is no indexer); answers the rows. Run in the
+ * transaction that records the events.
  */
 export async function confirmRowsMinedUpTo(
   tx: Queryable,
   block: bigint,
-  mints: ReadonlyMap<string, MintFacts>,
+  mints: ReadonlyMap<string, MintFacts> | undefined,
 ): Promise<ChangedRows> {
   const confirmed = await tx
     .update(collectibles)
     .set({ status: "confirmed", updatedAt: sql`now()` })
     .where(and(eq(collectibles.status, "pending"), lte(collectibles.minedBlock, block)))
     .returning({ id: collectibles.id, organizationId: collectibles.organizationId });
-  await lockClaimCounters(
-    tx,
-    sql`select ${claims.collectibleId} from ${claims} where ${and(eq(claims.status, "pending"), lte(claims.minedBlock, block))}`,
+  const mined = and(
+    eq(claims.status, "pending"),
+    lte(claims.minedBlock, block),
+    mints && inArray(claims.id, [...mints.keys()]),
   );
+  await lockClaimCounters(tx, sql`select ${claims.collectibleId} from ${claims} where ${mined}`);
   const confirmedClaims = await tx
     .update(claims)
     .set({ status: "confirmed", updatedAt: sql`now()` })
-    .where(and(eq(claims.status, "pending"), lte(claims.minedBlock, block)))
+    .where(mined)
     .returning({ id: claims.id });
-  if (mints.size > 0) {
+  if (mints && mints.size > 0) {
     const values = [...mints].map(
       ([id, mint]) => sql`(${id}::uuid, ${mint.edition}::int, ${mint.transactionHash})`,
     );

@@ -167,3 +167,17 @@ export async function confirmedNotFinal(q: Queryable) {
   };
   return { collectibles: await count(collectibles), claims: await count(claims) };
 }
+
+/** The lowest block holding a collectible or claim mined and still pending; null when none. */
+export async function lowestMinedPendingBlock(q: Queryable): Promise<bigint | null> {
+  const lowest = async (t: Table) => {
+    const [row] = await q
+      .select({ block: sql<string | null>`min(${t.minedBlock})` })
+      .from(t)
+      .where(and(eq(t.status, "pending"), isNotNull(t.minedBlock)));
+    return row?.block == null ? null : BigInt(row.block);
+  };
+  const [collectible, claim] = [await lowest(collectibles), await lowest(claims)];
+  if (collectible === null) return claim;
+  return claim !== null && claim < collectible ? claim : collectible;
+}

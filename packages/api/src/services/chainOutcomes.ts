@@ -30,14 +30,15 @@ async function tell(tx: Queryable, rows: ChangedRows, told: Told): Promise<numbe
 
 /**
  * Rows mined up to `block`, which the indexer has, become confirmed, each claim with the edition
- * and transaction the indexer gives it (none without an indexer); answers how many.
+ * and transaction the indexer gives it; a claim the indexer lacks stays pending (without an
+ * indexer, every mined claim is confirmed, with no edition). Answers how many.
  */
 export async function confirmMinedUpTo(
   db: Queryable,
   block: bigint,
   indexer: IndexerReader | undefined,
 ): Promise<number> {
-  const mints = indexer ? await mintsUpTo(db, indexer, block) : new Map<string, MintFacts>();
+  const mints = indexer ? await mintsUpTo(db, indexer, block) : undefined;
   return db.transaction(async (tx) =>
     tell(tx, await confirmRowsMinedUpTo(tx, block, mints), {
       collectibles: "collectible.confirmed",
