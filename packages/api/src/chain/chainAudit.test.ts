@@ -28,6 +28,18 @@ const { start, call, createCollectible, stack } = apiProcessesOnChainPerFile({
   },
 });
 
+/** /ready's answer once it is 503 (within 60 s): its failed checks name the problem. */
+function unready(t: ReturnType<typeof testAppPerFile>, what: string) {
+  return until(
+    what,
+    async () => {
+      const res = await t.call("GET", "/ready", { key: null });
+      return res.status === 503 ? res : undefined;
+    },
+    { timeoutMs: 60_000 },
+  );
+}
+
 /** The object at `urlPath` once it is no longer pending (the machine may be slow). */
 function settled(url: string, urlPath: string) {
   return until(
@@ -155,14 +167,7 @@ describe("a chain without the deployment", { timeout: TIMEOUT }, () => {
   });
 
   it("answers /ready 503 naming the missing deployment, and sends nothing", async () => {
-    const ready = await until(
-      "/ready to name the chain problem",
-      async () => {
-        const res = await t.call("GET", "/ready", { key: null });
-        return res.status === 503 ? res : undefined;
-      },
-      { timeoutMs: 30_000 },
-    );
+    const ready = await unready(t, "/ready to name the chain problem");
     const relayer = ready.body.error.details.find((c: { name: string }) => c.name === "relayer");
     expect(relayer.message).toMatch(
       /no code at contract 0x000000000000000000000000000000000000dEaD/,
@@ -209,14 +214,7 @@ describe("an indexer that follows another contract", { timeout: TIMEOUT }, () =>
       json: { collectible_id: created.body.data.id, email: "unindexed@example.com" },
     });
     expect(claimed.status, JSON.stringify(claimed.body)).toBe(202);
-    const ready = await until(
-      "/ready to say confirmations stopped",
-      async () => {
-        const res = await t.call("GET", "/ready", { key: null });
-        return res.status === 503 ? res : undefined;
-      },
-      { timeoutMs: 60_000 },
-    );
+    const ready = await unready(t, "/ready to say confirmations stopped");
     const sync = ready.body.error.details.find((c: { name: string }) => c.name === "sync");
     expect(sync.message).toMatch(
       /objects mined in block \d+, which the indexer has, still pending after \d+ s/,

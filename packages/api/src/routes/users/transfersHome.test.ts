@@ -52,6 +52,15 @@ async function holderWithTokens(email: string, count: number) {
   return { user, claims };
 }
 
+/** A user with one confirmed claim in the service's wallet, and a wallet of their own linked. */
+async function linkedHolderOfOne(email: string) {
+  const { user, claims } = await holderWithTokens(email, 1);
+  const [claim] = claims as [{ id: string; token_id: string }];
+  const own = newWallet();
+  await linkWallet(call, user.id, own);
+  return { user, claim, own };
+}
+
 const holderOf = async (claimId: string) =>
   (await call("GET", `/claims/${claimId}`)).body.data.holder_wallet_address as string;
 
@@ -166,10 +175,7 @@ it("moves all the user's tokens home in one request, the relayer paying the gas"
 }, 180_000);
 
 it("moves each token once under repeated requests: one Idempotency-Key replays its answer, a request without one finds the move", async () => {
-  const { user, claims } = await holderWithTokens("retry-home@example.com", 1);
-  const [claim] = claims as [{ id: string; token_id: string }];
-  const own = newWallet();
-  await linkWallet(call, user.id, own);
+  const { user, claim, own } = await linkedHolderOfOne("retry-home@example.com");
   const path = `/users/${user.id}/transfers-home`;
   const headers = { "idempotency-key": `home-${user.id}` };
   const [first, second, bare] = await Promise.all([
@@ -239,10 +245,7 @@ it("mints new claims straight to the linked wallet when the organization asks fo
 }, 180_000);
 
 it("sends a move again when a reorg drops it: the token ends at the linked wallet and the move confirmed on the chain as it is now", async () => {
-  const { user, claims } = await holderWithTokens("reorged-home@example.com", 1);
-  const [claim] = claims as [{ id: string; token_id: string }];
-  const own = newWallet();
-  await linkWallet(call, user.id, own);
+  const { user, claim, own } = await linkedHolderOfOne("reorged-home@example.com");
   const res = await call("POST", `/users/${user.id}/transfers-home`, {
     json: { claim_id: claim.id },
   });
