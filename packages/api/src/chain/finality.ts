@@ -5,10 +5,11 @@
  * replaced takes its rows back (pending again; sent again when the chain lacks them, confirmed
  * again with the indexer's new facts when their transaction was mined again), and rows below
  * the finalized block become final. Only rows not yet final are watched, and a round reads one
- * block (the highest that holds a row) unless that one was replaced. Moves home are followed
- * alike (chain/homeSender.ts).
+ * block (the highest that holds a row) unless that one was replaced. Moves home (sent by
+ * chain/homeSender.ts) are followed alike.
  */
 
+import type { Hex } from "viem";
 import type { Database } from "../db/driver/client.ts";
 import {
   adoptBlockHash,
@@ -17,10 +18,10 @@ import {
   rowsInBlocks,
   unfinalizedBlocks,
 } from "../db/finality.ts";
+import { confirmedMovesAbove, moveMinedAgain, reopenMoves } from "../db/transfersHome.ts";
 import type { ReadinessCheck, ReorgSeen } from "../deps.ts";
 import { finalizeUpTo, takeBack } from "../services/chainOutcomes.ts";
-import type { ChainBlock } from "./chainClient.ts";
-import { takeBackDroppedMoves } from "./homeSender.ts";
+import type { ChainBlock, ChainClient } from "./chainClient.ts";
 import type { RelayerContext } from "./relayerContext.ts";
 
 const CHUNK = 500;
@@ -34,6 +35,25 @@ async function inChunks<T, R>(items: T[], each: (item: T) => Promise<R>): Promis
 }
 
 /**
+ * Which of these recorded blocks (each with its hash) the chain has replaced. A block's hash
+ * commits to every block below it: while the highest is still the chain's, so is each lower one,
+ * and one read answers for all of them.
+ */
+export async function replacedBlocks(
+  chain: Pick<ChainClient, "blockAt">,
+  recorded: RecordedBlock[],
+): Promise<RecordedBlock[]> {
+  let top = -1n;
+  for (const block of recorded) if (block.number > top) top = block.number;
+  const head = top >= 0n ? await chain.blockAt(top) : undefined;
+  if (!recorded.some((block) => block.number === top && block.hash !== head?.hash)) return [];
+  const numbers = [...new Set(recorded.map((block) => block.number))];
+  const canonical = new Map<bigint, ChainBlock | undefined>();
+  await inChunks(numbers, async (n) => canonical.set(n, await chain.blockAt(n)));
+  return recorded.filter((block) => canonical.get(block.number)?.hash !== block.hash);
+}
+
+/**
  * One round: takes back rows whose block was replaced (answering the reorg, if any), then makes
  * final what the finalized block covers. `depth` is the finality depth of a chain without a
  * `finalized` tag.
@@ -44,19 +64,10 @@ export async function followFinality(
 ): Promise<ReorgSeen | undefined> {
   const { chain, db } = ctx;
   const recorded = await unfinalizedBlocks(db);
-  const replaced: RecordedBlock[] = [];
-  // A block's hash commits to every block below it: while the highest recorded block is still
-  // the chain's, so is each lower one, and one read answers for all of them.
-  const known = recorded.filter((block) => block.hash !== null);
-  let top = -1n;
-  for (const block of known) if (block.number > top) top = block.number;
-  const head = top >= 0n ? await chain.blockAt(top) : undefined;
-  if (known.some((block) => block.number === top && block.hash !== head?.hash)) {
-    const numbers = [...new Set(known.map((block) => block.number))];
-    const canonical = new Map<bigint, ChainBlock | undefined>();
-    await inChunks(numbers, async (n) => canonical.set(n, await chain.blockAt(n)));
-    replaced.push(...known.filter((block) => canonical.get(block.number)?.hash !== block.hash));
-  }
+  const replaced = await replacedBlocks(
+    chain,
+    recorded.filter((block) => block.hash !== null),
+  );
   for (const block of recorded.filter((b) => b.hash === null)) {
     const now = await chain.blockAt(block.number);
     if (now) await adoptBlockHash(db, block.number, now.hash);
@@ -68,6 +79,35 @@ export async function followFinality(
   if ((await finalizeUpTo(db, finalized)) > 0) ctx.changed();
   if (await takeBackDroppedMoves(ctx, finalized)) ctx.changed();
   return reorg;
+}
+
+/**
+ * Confirmed moves whose block a reorg replaced: one whose transaction the chain mined again
+ * records its new block; one the chain dropped is under way again, and the next round sends it
+ * (or finds its token home). Answers whether any move changed.
+ */
+export async function takeBackDroppedMoves(
+  ctx: RelayerContext,
+  finalized: bigint,
+): Promise<boolean> {
+  const moves = await confirmedMovesAbove(ctx.db, finalized);
+  const recorded = moves.flatMap((move) =>
+    move.minedBlock === null ? [] : [{ number: move.minedBlock, hash: move.minedBlockHash }],
+  );
+  const replaced = new Set((await replacedBlocks(ctx.chain, recorded)).map((b) => b.number));
+  const dropped: string[] = [];
+  for (const move of moves) {
+    if (move.minedBlock === null || !replaced.has(move.minedBlock)) continue;
+    const again = move.transactionHash && (await ctx.chain.receiptOf(move.transactionHash as Hex));
+    if (again && again.status === "success") {
+      await moveMinedAgain(ctx.db, move.id, again.blockNumber, again.blockHash);
+    } else dropped.push(move.id);
+  }
+  if (dropped.length > 0) {
+    ctx.logger.warn({ moves: dropped.length }, "a reorg dropped moves home: sending them again");
+    await reopenMoves(ctx.db, dropped);
+  }
+  return dropped.length > 0;
 }
 
 async function takeBackReplaced(

@@ -19,14 +19,7 @@
 import { collectiblesAbi, tokenIdOf } from "@collectibles/contracts";
 import { type Address, getAddress, type Hex } from "viem";
 import type { LocalAccount } from "viem/accounts";
-import {
-  confirmedMovesAbove,
-  type MoveWithToken,
-  markMoves,
-  moveMinedAgain,
-  openMoves,
-  reopenMoves,
-} from "../db/transfersHome.ts";
+import { type MoveWithToken, markMoves, openMoves } from "../db/transfersHome.ts";
 import { RevertedError, type TokenTransferCall } from "./contractCalls.ts";
 import { dispatch, type RelayerContext } from "./relayerContext.ts";
 
@@ -199,43 +192,4 @@ async function fund(ctx: RelayerContext, to: Address, value: bigint): Promise<vo
       onReverted: async () => {},
     },
   ]);
-}
-
-/**
- * Confirmed moves whose block a reorg replaced: one whose transaction the chain mined again
- * records its new block; one the chain dropped is under way again, and the next round sends it
- * (or finds its token home). Answers whether any move changed.
- */
-export async function takeBackDroppedMoves(
-  ctx: RelayerContext,
-  finalized: bigint,
-): Promise<boolean> {
-  const moves = await confirmedMovesAbove(ctx.db, finalized);
-  let top: (typeof moves)[number] | undefined;
-  for (const move of moves) {
-    if (move.minedBlock !== null && (!top || move.minedBlock > (top.minedBlock ?? 0n))) top = move;
-  }
-  // A block's hash commits to every block below it: while the highest is the chain's, so is
-  // each lower one, and one read answers for all.
-  if (!top?.minedBlock || (await ctx.chain.blockAt(top.minedBlock))?.hash === top.minedBlockHash) {
-    return false;
-  }
-  const canonical = new Map<bigint, Hex | undefined>();
-  const dropped: string[] = [];
-  for (const move of moves) {
-    if (move.minedBlock === null || move.transactionHash === null) continue;
-    if (!canonical.has(move.minedBlock)) {
-      canonical.set(move.minedBlock, (await ctx.chain.blockAt(move.minedBlock))?.hash);
-    }
-    if (canonical.get(move.minedBlock) === move.minedBlockHash) continue;
-    const again = await ctx.chain.receiptOf(move.transactionHash as Hex);
-    if (again?.status === "success") {
-      await moveMinedAgain(ctx.db, move.id, again.blockNumber, again.blockHash);
-    } else dropped.push(move.id);
-  }
-  if (dropped.length > 0) {
-    ctx.logger.warn({ moves: dropped.length }, "a reorg dropped moves home: sending them again");
-    await reopenMoves(ctx.db, dropped);
-  }
-  return dropped.length > 0;
 }
