@@ -135,34 +135,67 @@ export async function insertClaimWithinSupply(
 }
 
 /**
- * Claims in this status per holder (the user who claimed) or per collectible, for these ids,
- * from the API's records. Every list page asks this, so its query is prepared once per database.
+ * Each holder's (the user who claimed) confirmed claims, for these ids, from the API's records.
+ * Every list of users asks this, so its query is prepared once per database.
  */
-export async function claimCounts(
+export async function confirmedClaimsPerHolder(
   q: Queryable,
-  per: "holder" | "collectible",
   ids: string[],
-  status: "confirmed" | "pending",
 ): Promise<Map<string, number>> {
   if (ids.length === 0) return new Map();
-  const counts = preparedOnce(q, `claim_counts_by_${per}`, (name) => countBy(q, per, name));
-  const rows = await counts.execute({ ids, status });
+  const counts = preparedOnce(q, "confirmed_claims_per_holder", (name) =>
+    q
+      .select({ id: claims.holderId, count: sql<number>`count(*)::int` })
+      .from(claims)
+      .where(
+        and(
+          sql`${claims.holderId} = any(${sql.placeholder("ids")}::uuid[])`,
+          eq(claims.status, "confirmed"),
+        ),
+      )
+      .groupBy(claims.holderId)
+      .prepare(name),
+  );
+  const rows = await counts.execute({ ids });
   return new Map(rows.map((row) => [row.id, row.count]));
 }
 
-function countBy(q: Queryable, per: "holder" | "collectible", name: string) {
-  const column = per === "holder" ? claims.holderId : claims.collectibleId;
-  return q
-    .select({ id: column, count: sql<number>`count(*)::int` })
-    .from(claims)
-    .where(
-      and(
-        sql`${column} = any(${sql.placeholder("ids")}::uuid[])`,
-        sql`${claims.status} = ${sql.placeholder("status")}`,
-      ),
-    )
-    .groupBy(column)
-    .prepare(name);
+/** A collectible's places taken, and its claims confirmed and pending. */
+export interface SupplyCounts {
+  reserved: number;
+  confirmed: number;
+  pending: number;
+}
+
+/**
+ * Each collectible's reserved places with its confirmed and pending claims (from the counters
+ * the claims' writes keep), read in one statement so that they agree: read one after another, a
+ * claim confirmed in between was counted in neither (claimed 1, pending 0 of 3 places taken).
+ */
+export async function supplyCounts(
+  q: Queryable,
+  ids: string[],
+): Promise<Map<string, SupplyCounts>> {
+  if (ids.length === 0) return new Map();
+  const counts = collectibleClaimCounts;
+  const rowsIn = (status: string) =>
+    sql<number>`coalesce(sum(${counts.rows}) filter (where ${counts.status} = ${status}), 0)::int`;
+  const statement = preparedOnce(q, "collectible_supply_counts", (name) =>
+    q
+      .select({
+        id: collectibles.id,
+        reserved: collectibles.reservedCount,
+        confirmed: rowsIn("confirmed"),
+        pending: rowsIn("pending"),
+      })
+      .from(collectibles)
+      .leftJoin(counts, eq(counts.collectibleId, collectibles.id))
+      .where(sql`${collectibles.id} = any(${sql.placeholder("ids")}::uuid[])`)
+      .groupBy(collectibles.id)
+      .prepare(name),
+  );
+  const rows = await statement.execute({ ids });
+  return new Map(rows.map(({ id, ...supply }) => [id, supply]));
 }
 
 /**

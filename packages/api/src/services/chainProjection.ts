@@ -10,7 +10,7 @@
 
 import { getAddress } from "viem";
 import type { ClaimWithOrganization } from "../db/claims.ts";
-import { claimCounts, usersByWallet } from "../db/claims.ts";
+import { supplyCounts, usersByWallet } from "../db/claims.ts";
 import type { CollectibleRow } from "../db/collectibles.ts";
 import type { Presentable } from "../db/driver/pageStatements.ts";
 import type { AppDeps } from "../deps.ts";
@@ -18,22 +18,25 @@ import type { ClaimView, CollectibleView } from "./views.ts";
 
 /**
  * Each collectible's claimed count (its confirmed claims: what the chain has) and pending count
- * (accepted, not yet confirmed).
+ * (accepted, not yet confirmed), with its reserved places read at the same instant, so that
+ * claimed, pending and available always add up to the supply.
  */
 export async function withClaimCounts(
   deps: AppDeps,
   rows: Presentable<CollectibleRow>[],
 ): Promise<CollectibleView[]> {
-  const ids = rows.filter((row) => row.status === "confirmed").map((row) => row.id);
-  const claimed = await claimCounts(deps.db, "collectible", ids, "confirmed");
-  // Only a collectible with reserved places can have pending claims.
-  const reserved = rows.filter((row) => row.reservedCount > 0).map((row) => row.id);
-  const pending = await claimCounts(deps.db, "collectible", reserved, "pending");
-  return rows.map((row) => ({
-    row,
-    claimedCount: claimed.get(row.id) ?? 0,
-    pendingCount: pending.get(row.id) ?? 0,
-  }));
+  const supply = await supplyCounts(
+    deps.db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => {
+    const counts = supply.get(row.id);
+    return {
+      row: counts ? { ...row, reservedCount: counts.reserved } : row,
+      claimedCount: counts?.confirmed ?? 0,
+      pendingCount: counts?.pending ?? 0,
+    };
+  });
 }
 
 /** The held-by address when the token has left the address it was minted to. */

@@ -10,7 +10,7 @@
  * - DELETE deactivates; the user answers 404 afterwards and its email may be used again.
  */
 
-import { claimCounts } from "../db/claims.ts";
+import { confirmedClaimsPerHolder } from "../db/claims.ts";
 import type { Presentable } from "../db/driver/pageStatements.ts";
 import { deactivateRecord, insertRecord, updateRecord } from "../db/driver/recordWrites.ts";
 import type { IdempotentWrite } from "../db/idempotencyKeys.ts";
@@ -29,7 +29,7 @@ import { changesOf, inTransaction } from "./writes.ts";
 
 async function withCounts(deps: RouteDeps, rows: Presentable<UserRow>[]): Promise<UserView[]> {
   const ids = rows.map((row) => row.id);
-  const counts = await claimCounts(deps.db, "holder", ids, "confirmed");
+  const counts = await confirmedClaimsPerHolder(deps.db, ids);
   return rows.map((row) => ({ row, claimedCount: counts.get(row.id) ?? 0 }));
 }
 

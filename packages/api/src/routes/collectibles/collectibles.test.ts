@@ -75,6 +75,38 @@ describe("counts while claims are in flight", () => {
     },
     TIMEOUT,
   );
+  it(
+    "answers claimed, pending and available counts that add up to the supply while claims are accepted and confirmed",
+    async () => {
+      const supply = 30;
+      const collectibleId = await confirmedCollectible("Added up", { totalCount: supply });
+      const skewed: object[] = [];
+      let reading = true;
+      const reader = async () => {
+        while (reading) {
+          const counts = await countsOf(collectibleId);
+          const sum = counts.claimed_count + counts.pending_count + counts.available_count;
+          if (sum !== supply) skewed.push(counts);
+        }
+      };
+      const readers = Array.from({ length: 3 }, reader);
+      const answers = await Promise.all(
+        Array.from({ length: supply }, (_, i) =>
+          claimByEmail(collectibleId, `sum${i}@count.example`),
+        ),
+      );
+      expect(answers.map((answer) => answer.status).filter((s) => s !== 201 && s !== 202)).toEqual(
+        [],
+      );
+      await until("every claim confirmed", async () =>
+        (await countsOf(collectibleId)).claimed_count === supply ? true : undefined,
+      );
+      reading = false;
+      await Promise.all(readers);
+      expect(skewed).toEqual([]);
+    },
+    TIMEOUT,
+  );
 });
 
 describe("one claim per person", () => {
