@@ -16,7 +16,7 @@
 
 import { type IndexerReader, IndexerUnavailableError } from "@collectibles/indexer/reader";
 import { BaseError } from "viem";
-import { highestMinedPendingBlock } from "../db/chainIntents.ts";
+import { minedPendingBlock } from "../db/chainIntents.ts";
 import type { DatabaseHandle, SessionLock } from "../db/driver/client.ts";
 import type { ReorgSeen } from "../deps.ts";
 import type { Logger } from "../logger.ts";
@@ -246,7 +246,7 @@ export class Relayer {
   }
 
   private async confirmIndexed(): Promise<boolean> {
-    const highest = await highestMinedPendingBlock(this.ctx.db);
+    const highest = await minedPendingBlock(this.ctx.db, "highest");
     this.awaitingIndexer = highest !== null;
     if (highest === null) return false;
     let upTo = highest;

@@ -9,9 +9,9 @@
  * should know, although every part still answers its own ping.
  */
 import type { IndexerReader } from "@collectibles/indexer/reader";
-import { pendingBacklog } from "../db/chainIntents.ts";
+import { minedPendingBlock } from "../db/chainIntents.ts";
 import type { Database } from "../db/driver/client.ts";
-import { lowestMinedPendingBlock } from "../db/finality.ts";
+import { pendingBacklog } from "../db/finality.ts";
 import { transfersFollowedTo } from "../db/transfersFollowed.ts";
 import type { ReadinessCheck } from "../deps.ts";
 import type { ChainClient } from "./chainClient.ts";
@@ -66,7 +66,7 @@ export function syncCheck(options: SyncCheckOptions): ReadinessCheck {
         options.indexer ? within(options.indexer.indexedBlock()) : Promise.resolve(undefined),
         pendingBacklog(options.db),
         options.indexer ? transfersFollowedTo(options.db) : Promise.resolve(undefined),
-        lowestMinedPendingBlock(options.db),
+        minedPendingBlock(options.db, "lowest"),
       ]);
       const confirmable = confirmableUpTo(head, indexed, options);
       if (lowestMined === null || confirmable === undefined || lowestMined > confirmable) {

@@ -200,18 +200,27 @@ export async function failClaim(
   return { id, organizationId: collectible.organizationId };
 }
 
-/** The highest mined block among rows still pending, or null when none waits for the indexer. */
-export async function highestMinedPendingBlock(q: Queryable): Promise<bigint | null> {
-  const [a] = await q
-    .select({ block: sql<string | null>`max(${collectibles.minedBlock})` })
-    .from(collectibles)
-    .where(and(eq(collectibles.status, "pending"), isNotNull(collectibles.minedBlock)));
-  const [b] = await q
-    .select({ block: sql<string | null>`max(${claims.minedBlock})` })
-    .from(claims)
-    .where(and(eq(claims.status, "pending"), isNotNull(claims.minedBlock)));
-  const blocks = [a?.block, b?.block].filter((v) => v !== null && v !== undefined).map(BigInt);
-  return blocks.reduce<bigint | null>((high, b) => (high === null || b > high ? b : high), null);
+/**
+ * The lowest or highest block holding a collectible or claim mined and still pending (waiting for
+ * the indexer); null when none.
+ */
+export async function minedPendingBlock(
+  q: Queryable,
+  end: "lowest" | "highest",
+): Promise<bigint | null> {
+  const blockOf = async (t: typeof collectibles | typeof claims) => {
+    const bound = end === "lowest" ? sql`min(${t.minedBlock})` : sql`max(${t.minedBlock})`;
+    const [row] = await q
+      .select({ block: sql<string | null>`${bound}` })
+      .from(t)
+      .where(and(eq(t.status, "pending"), isNotNull(t.minedBlock)));
+    return row?.block == null ? null : BigInt(row.block);
+  };
+  const [collectible, claim] = [await blockOf(collectibles), await blockOf(claims)];
+  if (collectible === null) return claim;
+  if (claim === null) return collectible;
+  const claimFirst = end === "lowest" ? claim < collectible : claim > collectible;
+  return claimFirst ? claim : collectible;
 }
 
 /** Claims mined at or below `block` and not yet confirmed. */
@@ -283,18 +292,4 @@ export async function confirmRowsMinedUpTo(
         where claims.id = known.id`);
   }
   return { collectibles: confirmed, claims: confirmedClaims.map((claim) => claim.id) };
-}
-
-/** What the relayer has not finished: pending rows, and when the oldest was accepted. */
-export async function pendingBacklog(
-  q: Queryable,
-): Promise<{ count: number; oldest: Date | null }> {
-  const [row] = await q
-    .select({
-      count: sql<number>`count(*)::int`,
-      oldest: sql<string | null>`min(${claims.createdAt})`,
-    })
-    .from(claims)
-    .where(eq(claims.status, "pending"));
-  return { count: row?.count ?? 0, oldest: row?.oldest ? new Date(row.oldest) : null };
 }

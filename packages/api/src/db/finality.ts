@@ -1,6 +1,7 @@
 /**
  * The finality follower's queries (chain/finality.ts): mined rows not yet final, by the block
- * they were recorded in; taking back rows whose block a reorg replaced; marking rows final.
+ * they were recorded in; taking back rows whose block a reorg replaced; marking rows final. And
+ * the relayer's backlog, which /ready's sync check reports.
  */
 import { and, eq, inArray, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import { type ChangedRows, lockClaimCounters } from "./chainIntents.ts";
@@ -168,16 +169,16 @@ export async function confirmedNotFinal(q: Queryable) {
   return { collectibles: await count(collectibles), claims: await count(claims) };
 }
 
-/** The lowest block holding a collectible or claim mined and still pending; null when none. */
-export async function lowestMinedPendingBlock(q: Queryable): Promise<bigint | null> {
-  const lowest = async (t: Table) => {
-    const [row] = await q
-      .select({ block: sql<string | null>`min(${t.minedBlock})` })
-      .from(t)
-      .where(and(eq(t.status, "pending"), isNotNull(t.minedBlock)));
-    return row?.block == null ? null : BigInt(row.block);
-  };
-  const [collectible, claim] = [await lowest(collectibles), await lowest(claims)];
-  if (collectible === null) return claim;
-  return claim !== null && claim < collectible ? claim : collectible;
+/** What the relayer has not finished: pending rows, and when the oldest was accepted. */
+export async function pendingBacklog(
+  q: Queryable,
+): Promise<{ count: number; oldest: Date | null }> {
+  const [row] = await q
+    .select({
+      count: sql<number>`count(*)::int`,
+      oldest: sql<string | null>`min(${claims.createdAt})`,
+    })
+    .from(claims)
+    .where(eq(claims.status, "pending"));
+  return { count: row?.count ?? 0, oldest: row?.oldest ? new Date(row.oldest) : null };
 }
