@@ -8,8 +8,7 @@ import { type Request, type RequestHandler, type Response, Router } from "expres
 import type { RouteDeps } from "../deps.ts";
 import { MethodNotAllowedError } from "../errors.ts";
 import { keyGuard } from "../middleware/auth.ts";
-import { multipartBody, requireContentType } from "../middleware/bodyParsers.ts";
-import { jsonBody } from "../middleware/jsonBody.ts";
+import { jsonBody, multipartBody, requireContentType } from "../middleware/bodyParsers.ts";
 import { parseBody, parseInput } from "../middleware/validate.ts";
 import {
   type AnyInput,
