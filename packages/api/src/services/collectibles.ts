@@ -21,9 +21,8 @@ import type { Scope } from "../domain/auth.ts";
 import { chainNotConfigured, notFound } from "../errorCatalogue.ts";
 import type { CreateCollectibleBody } from "../schemas/collectibles.ts";
 import type { z } from "../schemas/zod.ts";
-import { withClaimCounts } from "./chainProjection.ts";
 import { storeImages, writingImages } from "./images.ts";
-import { reads, viewOf } from "./reads.ts";
+import { reads, viewOf, withClaimCounts } from "./reads.ts";
 import type { CollectibleView } from "./views.ts";
 import { inTransaction } from "./writes.ts";
 

@@ -15,7 +15,7 @@ import { chainNotConfigured } from "../../errorCatalogue.ts";
 import { ApiError, type ErrorDetail } from "../../errors.ts";
 import type { CreateClaimBody } from "../../schemas/claims.ts";
 import type { z } from "../../schemas/zod.ts";
-import { withChainFacts } from "../chainProjection.ts";
+import { withChainFacts } from "../reads.ts";
 import type { ClaimView } from "../views.ts";
 import { storeInSavepoint } from "./claimGroups.ts";
 

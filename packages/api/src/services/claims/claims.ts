@@ -11,7 +11,7 @@
  *   which holds the row lock only until the commit. The contract is the final guard.
  * - POST answers once the claim is minted and indexed, with the pending claim after
  *   CONFIRM_TIMEOUT_MS, or 422 `claim_failed` when the chain refused it.
- * - The holder shown follows on-chain transfers (`chainProjection.ts`); the `holder_id` filter
+ * - The holder shown follows on-chain transfers (`services/reads.ts`); the `holder_id` filter
  *   selects claims by the user who claimed.
  */
 
@@ -22,8 +22,7 @@ import type { Scope } from "../../domain/auth.ts";
 import { chainNotConfigured, claimFailed, notFound } from "../../errorCatalogue.ts";
 import type { CreateClaimBody } from "../../schemas/claims.ts";
 import type { z } from "../../schemas/zod.ts";
-import { withChainFacts } from "../chainProjection.ts";
-import { reads, viewOf } from "../reads.ts";
+import { reads, viewOf, withChainFacts } from "../reads.ts";
 import type { ClaimView } from "../views.ts";
 import { submitClaim } from "./claimGroups.ts";
 
