@@ -4,8 +4,7 @@ import { tokenIdHex } from "@collectibles/contracts";
 import type { Claim } from "../schemas/claims.ts";
 import type { z } from "../schemas/zod.ts";
 import type { ClaimView } from "../services/views.ts";
-import type { PresentContext } from "./context.ts";
-import { blockNumberOf, finalizedAtOf, timestampsOf } from "./fields.ts";
+import { blockNumberOf, finalizedAtOf, type PresentContext, timestampsOf } from "./fields.ts";
 
 export function presentClaim(view: ClaimView, ctx: PresentContext): z.input<typeof Claim> {
   const claim = view.row;

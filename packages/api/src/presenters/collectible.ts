@@ -2,8 +2,13 @@ import { imageUrls } from "../images/storeImage.ts";
 import type { Collectible } from "../schemas/collectibles.ts";
 import type { z } from "../schemas/zod.ts";
 import type { CollectibleView } from "../services/views.ts";
-import type { PresentContext } from "./context.ts";
-import { blockNumberOf, finalizedAtOf, snakeCased, timestampsOf } from "./fields.ts";
+import {
+  blockNumberOf,
+  finalizedAtOf,
+  type PresentContext,
+  snakeCased,
+  timestampsOf,
+} from "./fields.ts";
 
 export function presentCollectible(
   { row, claimedCount, pendingCount }: CollectibleView,

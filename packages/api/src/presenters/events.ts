@@ -17,7 +17,7 @@ import * as collectibles from "../services/collectibles.ts";
 import * as users from "../services/users.ts";
 import { presentClaim } from "./claim.ts";
 import { presentCollectible } from "./collectible.ts";
-import { presentContext } from "./context.ts";
+import { presentContext } from "./fields.ts";
 import { presentUser } from "./user.ts";
 
 const EVERYTHING: Scope = { organizationId: null };

@@ -1,4 +1,34 @@
-/** Fields every presenter answers the same way. */
+/**
+ * What every presenter shares: its context (the chain's facts and where image links point, built
+ * once per request), and the fields every presenter answers the same way.
+ */
+import { getAddress } from "viem";
+import type { AppDeps } from "../deps.ts";
+import type { ImageStorage } from "../images/imageStorage.ts";
+
+/** What every presenter needs besides the row: the chain's id and contract, image links. */
+export interface PresentContext {
+  /** `blockchain_id`: the chain id in hex. */
+  blockchainId: string;
+  /** The Collectibles contract, EIP-55; null when the API runs without a chain. */
+  contractAddress: string | null;
+  storage: ImageStorage;
+  /** Where this API is reached, for image links. */
+  baseUrl: string;
+}
+
+export function blockchainIdOf(chainId: number): string {
+  return `0x${chainId.toString(16)}`;
+}
+
+export function presentContext(deps: AppDeps, baseUrl: string): PresentContext {
+  return {
+    blockchainId: blockchainIdOf(deps.config.CHAIN_ID),
+    contractAddress: deps.chain ? getAddress(deps.chain.client.contract) : null,
+    storage: deps.storage,
+    baseUrl,
+  };
+}
 
 /** `walletAddress` -> `wallet_address`, as a type. */
 type SnakeCase<S extends string> = S extends `${infer Head}${infer Tail}`

@@ -2,8 +2,7 @@ import { imageUrls } from "../images/storeImage.ts";
 import type { Organization } from "../schemas/organizations.ts";
 import type { z } from "../schemas/zod.ts";
 import type { OrganizationView } from "../services/views.ts";
-import type { PresentContext } from "./context.ts";
-import { snakeCased, timestampsOf } from "./fields.ts";
+import { type PresentContext, snakeCased, timestampsOf } from "./fields.ts";
 
 export function presentOrganization(
   { row }: OrganizationView,

@@ -3,8 +3,7 @@ import { tokenIdHex } from "@collectibles/contracts";
 import type { MoveWithToken } from "../db/transfersHome.ts";
 import type { TransferHome } from "../schemas/walletLink.ts";
 import type { z } from "../schemas/zod.ts";
-import type { PresentContext } from "./context.ts";
-import { timestampsOf } from "./fields.ts";
+import { type PresentContext, timestampsOf } from "./fields.ts";
 
 export function presentTransferHome(
   move: MoveWithToken,

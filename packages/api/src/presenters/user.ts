@@ -1,8 +1,7 @@
 import type { User } from "../schemas/users.ts";
 import type { z } from "../schemas/zod.ts";
 import type { UserView } from "../services/views.ts";
-import type { PresentContext } from "./context.ts";
-import { momentOf, snakeCased, timestampsOf } from "./fields.ts";
+import { momentOf, type PresentContext, snakeCased, timestampsOf } from "./fields.ts";
 
 export function presentUser(
   { row, claimedCount }: UserView,

@@ -8,7 +8,7 @@ import type { IdempotentWrite } from "../db/idempotencyKeys.ts";
 import type { RouteDeps } from "../deps.ts";
 import type { AuthContext, Scope } from "../domain/auth.ts";
 import type { EndpointSpec } from "../http/endpoint.ts";
-import { type PresentContext, presentContext } from "../presenters/context.ts";
+import { type PresentContext, presentContext } from "../presenters/fields.ts";
 
 type Present<View, Item> = (view: View, ctx: PresentContext) => Item;
 type Files = Partial<Record<string, Buffer>>;

@@ -2,7 +2,7 @@
 import { type Endpoint, implement } from "../../http/endpoint.ts";
 import { JSON_BODY, resourceEndpoints } from "../../http/resourceEndpoints.ts";
 import { presentClaim } from "../../presenters/claim.ts";
-import { presentContext } from "../../presenters/context.ts";
+import { presentContext } from "../../presenters/fields.ts";
 import {
   CLAIM_READ_ONLY,
   Claim,
