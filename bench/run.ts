@@ -8,7 +8,7 @@
  *
  *   BENCH_DURATION=10 BENCH_WARMUP=2 BENCH_CONNECTIONS=10   list-read load (seconds, connections)
  *   BENCH_LIST_ROWS=100000                                   rows seeded for list reads
- *   BENCH_WRITE_RATE=100                                     POST /claims per second beside reads
+ *   BENCH_WRITE_RATE=105                                     POST /claims per second beside reads
  *   BENCH_EVENTS=10000                                       indexer catch-up events
  *   BENCH_CLAIMS=5000                                        claims in the end-to-end burst
  *   BENCH_API_LOG=/tmp/api.log                               keep what the API prints (request log)

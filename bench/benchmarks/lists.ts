@@ -82,7 +82,9 @@ const settings = () => ({
   connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
   durationSeconds: Number(process.env.BENCH_DURATION ?? 10),
   warmupSeconds: Number(process.env.BENCH_WARMUP ?? 2),
-  writesPerSecond: Number(process.env.BENCH_WRITE_RATE ?? GOAL.writesPerSecond),
+  // Asked 5% above the goal: the accepted rate counts to the last answer, so a server that keeps
+  // up with exactly 100/s shows some 99/s, and could never show that it takes 100.
+  writesPerSecond: Number(process.env.BENCH_WRITE_RATE ?? GOAL.writesPerSecond * 1.05),
 });
 
 /** tsx's loader, so a child runs TypeScript that imports workspace packages. */
