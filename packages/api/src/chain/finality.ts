@@ -39,7 +39,7 @@ async function inChunks<T, R>(items: T[], each: (item: T) => Promise<R>): Promis
  * commits to every block below it: while the highest is still the chain's, so is each lower one,
  * and one read answers for all of them.
  */
-export async function replacedBlocks(
+async function replacedBlocks(
   chain: Pick<ChainClient, "blockAt">,
   recorded: RecordedBlock[],
 ): Promise<RecordedBlock[]> {
@@ -86,10 +86,7 @@ export async function followFinality(
  * records its new block; one the chain dropped is under way again, and the next round sends it
  * (or finds its token home). Answers whether any move changed.
  */
-export async function takeBackDroppedMoves(
-  ctx: RelayerContext,
-  finalized: bigint,
-): Promise<boolean> {
+async function takeBackDroppedMoves(ctx: RelayerContext, finalized: bigint): Promise<boolean> {
   const moves = await confirmedMovesAbove(ctx.db, finalized);
   const recorded = moves.flatMap((move) =>
     move.minedBlock === null ? [] : [{ number: move.minedBlock, hash: move.minedBlockHash }],

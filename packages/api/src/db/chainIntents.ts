@@ -4,7 +4,7 @@
  */
 import { and, asc, eq, inArray, isNotNull, isNull, lte, type SQL, sql } from "drizzle-orm";
 import { collectibleClaimCounts } from "./countSchema.ts";
-import type { Queryable } from "./driver/client.ts";
+import { type Queryable, rowsOf } from "./driver/client.ts";
 import { claims, collectibles } from "./schema.ts";
 
 export type CollectibleIntent = Pick<
@@ -202,25 +202,21 @@ export async function failClaim(
 
 /**
  * The lowest or highest block holding a collectible or claim mined and still pending (waiting for
- * the indexer); null when none.
+ * the indexer); null when none. One statement: the relayer asks it every round.
  */
 export async function minedPendingBlock(
   q: Queryable,
   end: "lowest" | "highest",
 ): Promise<bigint | null> {
-  const blockOf = async (t: typeof collectibles | typeof claims) => {
-    const bound = end === "lowest" ? sql`min(${t.minedBlock})` : sql`max(${t.minedBlock})`;
-    const [row] = await q
-      .select({ block: sql<string | null>`${bound}` })
-      .from(t)
-      .where(and(eq(t.status, "pending"), isNotNull(t.minedBlock)));
-    return row?.block == null ? null : BigInt(row.block);
-  };
-  const [collectible, claim] = [await blockOf(collectibles), await blockOf(claims)];
-  if (collectible === null) return claim;
-  if (claim === null) return collectible;
-  const claimFirst = end === "lowest" ? claim < collectible : claim > collectible;
-  return claimFirst ? claim : collectible;
+  const bound = (t: typeof collectibles | typeof claims) =>
+    sql`(select ${end === "lowest" ? sql`min` : sql`max`}(${t.minedBlock}) from ${t}
+         where ${t.status} = 'pending' and ${t.minedBlock} is not null)`;
+  // least() and greatest() skip nulls: a table with no such row leaves the other's block.
+  const pick = end === "lowest" ? sql`least` : sql`greatest`;
+  const [row] = rowsOf<{ block: string | null }>(
+    await q.execute(sql`select ${pick}(${bound(collectibles)}, ${bound(claims)}) as block`),
+  );
+  return row?.block == null ? null : BigInt(row.block);
 }
 
 /** Claims mined at or below `block` and not yet confirmed. */
