@@ -114,8 +114,9 @@ export interface ChangedRows {
 }
 
 /**
- * A collectible the chain refused: it fails, and so do the claims waiting for it. Run in the
- * transaction that records the events (services/chainOutcomes.ts).
+ * A collectible the chain refused: it fails, and so do the claims waiting for it, whose places
+ * go back (claimed + pending + available stays the supply). Run in the transaction that records
+ * the events (services/chainOutcomes.ts).
  */
 export async function failCollectible(
   tx: Queryable,
@@ -136,6 +137,12 @@ export async function failCollectible(
     })
     .where(and(eq(claims.collectibleId, id), eq(claims.status, "pending")))
     .returning({ id: claims.id });
+  if (failedClaims.length > 0) {
+    await tx
+      .update(collectibles)
+      .set({ reservedCount: sql`${collectibles.reservedCount} - ${failedClaims.length}` })
+      .where(eq(collectibles.id, id));
+  }
   return { collectibles: failed, claims: failedClaims.map((claim) => claim.id) };
 }
 

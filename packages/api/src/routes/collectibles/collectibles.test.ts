@@ -114,6 +114,59 @@ describe("counts while claims are in flight", () => {
     },
     TIMEOUT,
   );
+
+  it(
+    "gives the places of a collectible the chain refuses back: its claims fail and the counts still add up",
+    async () => {
+      const supply = 5;
+      const contractCode = await rpc("eth_getCode", [stack.contract, "latest"]);
+      await rpc("evm_setAutomine", [false]);
+      let collectibleId: string;
+      try {
+        const created = await t.call("POST", "/collectibles", {
+          json: { organization_id: org.id, name: "Refused", total_count: supply },
+        });
+        expect(created.status, JSON.stringify(created.body)).toBe(202);
+        collectibleId = created.body.data.id;
+        for (const email of ["a@refused.example", "b@refused.example"]) {
+          expect((await claimByEmail(collectibleId, email)).status).toBe(202);
+        }
+        expect(await countsOf(collectibleId)).toEqual({
+          claimed_count: 0,
+          pending_count: 2,
+          available_count: supply - 2,
+        });
+        await until("the collectible's creation in the pool", async () => {
+          const block = (await rpc("eth_getBlockByNumber", ["pending", false])) as {
+            transactions: string[];
+          };
+          return block.transactions.length > 0 ? true : undefined;
+        });
+        // A contract that refuses every call: the creation reverts, and so does the relayer's
+        // second look, as when an operator has taken the relayer's minter role away.
+        await rpc("anvil_setCode", [stack.contract, "0x60006000fd"]);
+        await rpc("evm_mine");
+        await until("the collectible failed", async () => {
+          const res = await t.call("GET", `/collectibles/${collectibleId}`);
+          return res.body.data.status === "failed" ? true : undefined;
+        });
+      } finally {
+        await rpc("anvil_setCode", [stack.contract, contractCode]);
+        await rpc("evm_setAutomine", [true]);
+      }
+      expect(await countsOf(collectibleId)).toEqual({
+        claimed_count: 0,
+        pending_count: 0,
+        available_count: supply,
+      });
+      const claims = await t.call("GET", `/claims?collectible_id=${collectibleId}`);
+      expect(claims.body.data.map((claim: { status: string }) => claim.status)).toEqual([
+        "failed",
+        "failed",
+      ]);
+    },
+    TIMEOUT,
+  );
 });
 
 describe("one claim per person", () => {
