@@ -74,6 +74,8 @@ const INDEXER_POLL_MS = 40;
 const MAX_BACKOFF_MS = 5_000;
 const LOCK_RETRY_MS = 2_000;
 const FINALITY_POLL_MS = 1_000;
+/** How soon a confirm that found nothing is tried again with the indexer no further on. */
+const FRUITLESS_CONFIRM_RETRY_MS = 1_000;
 
 /** An error in one line; a viem error with the node's own words (`details`), which say why. */
 function oneLine(error: unknown): string {
@@ -97,6 +99,8 @@ export class Relayer {
   private chainProblem: string | null = null;
   private lastReorg: ReorgSeen | null = null;
   private finalityCheckedAt = 0;
+  /** The bounds of the last confirm that confirmed nothing, and when it ran. */
+  private fruitlessConfirm: { bounds: string; at: number } | null = null;
   private readonly abort = new AbortController();
   private readonly ctx: RelayerContext;
   private readonly options: RelayerOptions;
@@ -266,6 +270,15 @@ export class Relayer {
       const deepEnough = (await this.ctx.chain.blockNumber()) - depth;
       if (deepEnough < upTo) upTo = deepEnough;
     }
+    // Rows the indexer has passed without their mint (it follows another contract; /ready says
+    // so) are not waited for at the indexer's pace, and asked for again only once the indexer
+    // or the rows moved, or a second later.
+    this.awaitingIndexer = upTo < highest;
+    const bounds = `${highest}:${upTo}`;
+    const fruitless = this.fruitlessConfirm;
+    if (fruitless?.bounds === bounds && Date.now() - fruitless.at < FRUITLESS_CONFIRM_RETRY_MS) {
+      return false;
+    }
     let changed: number;
     try {
       changed = await confirmMinedUpTo(this.ctx.db, upTo, indexer);
@@ -275,6 +288,7 @@ export class Relayer {
       if (error instanceof IndexerUnavailableError) return false;
       throw error;
     }
+    this.fruitlessConfirm = changed > 0 ? null : { bounds, at: Date.now() };
     if (changed > 0) this.ctx.changed();
     // Still waiting for the indexer: wait a little rather than spin.
     return changed > 0;
