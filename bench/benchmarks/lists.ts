@@ -17,6 +17,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { startProcess } from "@collectibles/devkit/processes";
 import { API_KEY, callJson, confirmedCollectible } from "../lib/apiProcess.ts";
+import { treesCpu, type Watched } from "../lib/cpu.ts";
 import { profileNote, topSelfTime } from "../lib/cpuProfile.ts";
 import { MiB, runCommand, sampleProcessRss } from "../lib/proc.ts";
 import type { BenchContext, Benchmark, Row } from "../lib/result.ts";
@@ -69,6 +70,11 @@ interface Load {
   timeouts: number;
   /** No request was answered within the measurement (its latency is then a lower bound). */
   unanswered?: boolean;
+  /** Requests answered, warm-up included, and the load generator's CPU over them. */
+  requestsWithWarmup: number;
+  cpuMs: number;
+  /** CPU milliseconds per request of each watched server, and of the load generator. */
+  cpuMsPerRequest: Record<string, number>;
 }
 
 /** How each request of a load picks its path (see lists/load.ts). */
@@ -129,6 +135,7 @@ async function startBareServer(ctx: BenchContext, kind: "http" | "express", body
     const { url } = await message;
     return {
       url: String(url),
+      pid: child.pid,
       memory,
       async stop() {
         const peaks = memory.stop();
@@ -143,20 +150,35 @@ async function startBareServer(ctx: BenchContext, kind: "http" | "express", body
   }
 }
 
+/**
+ * One load (lists/load.ts) on `url`, with the CPU each request cost every process of `watched`
+ * (read around the load generator's run: warm-up and measurement) and the load generator.
+ */
 async function load(
   ctx: BenchContext,
   url: string,
   headers: Record<string, string>,
+  watched: Record<string, Watched>,
   asked: Asked = {},
 ): Promise<Load> {
   const options = { url, headers, ...asked, ...settings() };
+  const cpuBefore = treesCpu(watched);
   const { output } = await runCommand(
     process.execPath,
     [path.join(ctx.root, "bench/lists/load.ts"), JSON.stringify(options)],
     { cwd: ctx.root, timeoutMs: (options.durationSeconds + options.warmupSeconds + 60) * 1000 },
   ).done;
+  const cpuAfter = treesCpu(watched);
   const line = output.trim().split("\n").at(-1) ?? "";
   const result = JSON.parse(line) as Load;
+  const perRequest = (ms: number) => ms / Math.max(1, result.requestsWithWarmup);
+  result.cpuMsPerRequest = Object.fromEntries([
+    ...Object.keys(watched).map((name) => [
+      name,
+      perRequest((cpuAfter[name] ?? 0) - (cpuBefore[name] ?? 0)),
+    ]),
+    ["load generator", perRequest(result.cpuMs)],
+  ]);
   // A wrong answer invalidates the measurement; slow ones are part of it (counted in notes).
   if (result.non2xx > 0) {
     throw new Error(
@@ -170,6 +192,28 @@ async function load(
     return { ...result, latencyMs, unanswered: true };
   }
   return result;
+}
+
+/**
+ * Where a load's CPU went, per request, each beside bare Express's: the API against the bare
+ * server, PostgreSQL on its own (bare Express has none), the load generator against its own.
+ * On this machine's two cores, requests per second are at most 2,000 ms over their sum.
+ */
+function cpuRows(name: string, measured: Load, express: Load): Row[] {
+  const cpu = measured.cpuMsPerRequest;
+  const bare = express.cpuMsPerRequest;
+  const row = (part: string, figure: number | undefined, baseline?: Row["baseline"]): Row[] =>
+    figure === undefined
+      ? []
+      : [{ name: `${name}: CPU per request, ${part}`, unit: "ms", figure, baseline }];
+  return [
+    ...row("API", cpu.API, { name: "bare Express", value: bare.server ?? 0 }),
+    ...row("PostgreSQL", cpu.PostgreSQL),
+    ...row("load generator", cpu["load generator"], {
+      name: "load generator for bare Express",
+      value: bare["load generator"] ?? 0,
+    }),
+  ];
 }
 
 /** The path of every page of `first`'s list, following next_cursor from the first page. */
@@ -258,12 +302,21 @@ export function listBenchmark(options: ListBenchmarkOptions): Benchmark {
         try {
           const { api } = stack;
           const auth = { authorization: `Basic ${Buffer.from(`${API_KEY}:`).toString("base64")}` };
+          // Whose CPU each request costs: the API, and PostgreSQL when it runs on this machine.
+          const serverPids: Record<string, Watched> = { API: { pid: stack.pids.api } };
+          if (stack.pids.postgres) serverPids.PostgreSQL = { pid: stack.pids.postgres };
           /** A load on the API, its memory kept under `phase`. */
           const apiLoad = async (phase: "reads" | "writes", what: string, asked: Asked) => {
             ctx.log(what);
             memory.mark(phase);
             try {
-              const result = await load(ctx, api.url + (asked.paths?.[0] ?? ""), auth, asked);
+              const result = await load(
+                ctx,
+                api.url + (asked.paths?.[0] ?? ""),
+                auth,
+                serverPids,
+                asked,
+              );
               ctx.log(`  ${describe(result)}`);
               if (result.unanswered) {
                 problems.push(
@@ -322,7 +375,14 @@ export function listBenchmark(options: ListBenchmarkOptions): Benchmark {
               const server = await startBareServer(ctx, kind, bodyFile);
               server.memory.mark("load");
               try {
-                bare[kind] = await load(ctx, server.url + first, {});
+                bare[kind] = await load(
+                  ctx,
+                  server.url + first,
+                  {},
+                  {
+                    server: { pid: server.pid },
+                  },
+                );
               } finally {
                 const barePeaks = await server.stop();
                 if (kind === "express" && barePeaks.load) bareExpressPeaks.push(barePeaks.load);
@@ -440,6 +500,7 @@ export function listBenchmark(options: ListBenchmarkOptions): Benchmark {
                 higherIsBetter: true,
               },
               ...goalRows(`${label}, a distinct list each request`, distinct, GOAL.distinct),
+              ...cpuRows(`${label}, a distinct list each request`, distinct, express),
               ...goalRows(
                 `${label}, random pages while claims are written`,
                 underWrites,
@@ -576,6 +637,14 @@ export function listBenchmark(options: ListBenchmarkOptions): Benchmark {
           ...problems,
           ...(options.notes ?? []),
           ...notes,
+          "CPU per request: utime + stime from /proc of each process tree (the API; the " +
+            "postmaster and every process under it, the indexer's and relayer's statements " +
+            "included; the bare server), read before and after the load generator's run and " +
+            "divided by the requests it had answered, warm-up included; the load generator's own " +
+            "from process.cpuUsage(). The two cores are shared, so req/s is at most 2,000 ms over " +
+            "the sum of a request's parts. A CPU profile of the API charges much of its time to " +
+            "socket writes (writev): the time it waits after waking PostgreSQL or the load " +
+            "generator, which the scheduler often runs first.",
           "Latency is measured under load (all connections busy), so it includes queueing on this " +
             "machine, shared by the load generator, the API, PostgreSQL, the indexer and the chain.",
           "The request log is on as in production (read and dropped); the rate limit is raised so " +

@@ -8,13 +8,13 @@
  */
 import path from "node:path";
 import { confirmedCollectible } from "../lib/apiProcess.ts";
+import { cpuPerClaim, cpuSnapshot, type Watched } from "../lib/cpu.ts";
 import { type SelfTime, topSelfTime } from "../lib/cpuProfile.ts";
 import { statusBytes } from "../lib/proc.ts";
 import { startStack } from "../lib/stack.ts";
 import { type Footprint, sampleStack } from "../lib/stackMemory.ts";
 import { type BurstResult, burst } from "./burst.ts";
 import { CLAIMS, log, now, onCleanUp, POSTGRES_URL, PROFILE, sleep } from "./config.ts";
-import { cpuPerClaim, cpuSnapshot, type Watched } from "./cpu.ts";
 import { viem } from "./viem.ts";
 
 export interface ServiceResult {

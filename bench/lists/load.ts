@@ -6,7 +6,8 @@
  * Each request asks the url's own path, or the next of `paths` in turn, or (`random`) one of
  * `paths` at random; `distinctSince` adds to each an `updated_since` of its own (the n-th request
  * a time n milliseconds into 1970, before every row), so no two requests are the same list and
- * none can be answered from what an earlier one kept.
+ * none can be answered from what an earlier one kept. It also prints its own CPU time and the
+ * requests answered with the warm-up's, so the caller can say what each request cost.
  */
 import autocannon from "autocannon";
 
@@ -61,11 +62,16 @@ function run(duration: number) {
   });
 }
 
-if (options.warmupSeconds > 0) await run(options.warmupSeconds);
+// Its own CPU from here on, the warm-up's included, as the servers' is read around this process.
+const startCpu = process.cpuUsage();
+const warmup = options.warmupSeconds > 0 ? await run(options.warmupSeconds) : undefined;
 const result = await run(options.durationSeconds);
+const cpu = process.cpuUsage(startCpu);
 console.log(
   JSON.stringify({
     requests: result.requests.total,
+    requestsWithWarmup: result.requests.total + (warmup?.requests.total ?? 0),
+    cpuMs: (cpu.user + cpu.system) / 1000,
     requestsPerSecond: result.requests.average,
     latencyMs: {
       p50: result.latency.p50,

@@ -1,11 +1,11 @@
 /**
- * CPU time per process during the burst, read from /proc: utime + stime of every live process of
+ * CPU time per process during a load, read from /proc: utime + stime of every live process of
  * a tree, plus the children's time each of them has reaped (cutime + cstime), so a worker that
- * came and went is still counted once. Divided by the confirmed claims, it says where the
- * machine's CPU went per claim.
+ * came and went is still counted once. Divided by the claims confirmed or the requests answered,
+ * it says where the machine's CPU went per claim or per request.
  */
 import { readFileSync } from "node:fs";
-import { processTable, treeOf } from "../lib/proc.ts";
+import { processTable, treeOf } from "./proc.ts";
 
 /** Kernel clock ticks per second (`getconf CLK_TCK`; 100 on every Linux Node supports). */
 const TICKS_PER_SECOND = 100;
@@ -25,13 +25,19 @@ function cpuMillisOf(pid: number): number {
 /** Who is watched: a root pid, with its descendants. */
 export type Watched = { pid: number };
 
-/** CPU milliseconds used so far by each watched group, and by this process itself. */
-export function cpuSnapshot(watched: Record<string, Watched>): Record<string, number> {
+/** CPU milliseconds used so far by each watched group. */
+export function treesCpu(watched: Record<string, Watched>): Record<string, number> {
   const table = processTable();
   const snapshot: Record<string, number> = {};
   for (const [name, who] of Object.entries(watched)) {
     snapshot[name] = treeOf(who.pid, table).reduce((sum, pid) => sum + cpuMillisOf(pid), 0);
   }
+  return snapshot;
+}
+
+/** CPU milliseconds used so far by each watched group, and by this process itself. */
+export function cpuSnapshot(watched: Record<string, Watched>): Record<string, number> {
+  const snapshot = treesCpu(watched);
   const own = process.cpuUsage();
   snapshot["load generator"] = (own.user + own.system) / 1000;
   return snapshot;
