@@ -79,11 +79,37 @@ export async function startApi(
 export const agent = new http.Agent({ keepAlive: true });
 const authorization = `Basic ${Buffer.from(`${API_KEY}:`).toString("base64")}`;
 
-export function call(
+/**
+ * One request to the API. With an `idempotencyKey`, a connection the server closed before any
+ * answer (an idle keep-alive socket it timed out just as the request went out) is tried once
+ * more with the same key, as a careful client does: the API answers a repeated key with the
+ * first answer, so the claim is never made twice. `retried` says it happened.
+ */
+export async function call(
   base: string,
   method: string,
   urlPath: string,
   json?: unknown,
+  idempotencyKey?: string,
+): Promise<{ status: number; body: string; retried?: boolean }> {
+  try {
+    return await callOnce(base, method, urlPath, json, idempotencyKey);
+  } catch (error) {
+    if (!idempotencyKey || !isClosedBeforeAnswer(error)) throw error;
+    return { ...(await callOnce(base, method, urlPath, json, idempotencyKey)), retried: true };
+  }
+}
+
+const isClosedBeforeAnswer = (error: unknown) =>
+  error instanceof Error &&
+  ((error as NodeJS.ErrnoException).code === "ECONNRESET" || error.message === "socket hang up");
+
+function callOnce(
+  base: string,
+  method: string,
+  urlPath: string,
+  json: unknown,
+  idempotencyKey: string | undefined,
 ): Promise<{ status: number; body: string }> {
   const body = json === undefined ? undefined : JSON.stringify(json);
   return new Promise((resolve, reject) => {
@@ -94,6 +120,7 @@ export function call(
         agent,
         headers: {
           authorization,
+          ...(idempotencyKey ? { "idempotency-key": idempotencyKey } : {}),
           ...(body === undefined
             ? {}
             : { "content-type": "application/json", "content-length": Buffer.byteLength(body) }),
