@@ -583,11 +583,7 @@ export function listBenchmark(options: ListBenchmarkOptions): Benchmark {
                 `${writes.acceptedPerSecond.toFixed(0)}/s, latency from when each was due: p50 ` +
                 `${ms(writes.latencyMs.p50)}, p99 ${ms(writes.latencyMs.p99)}, max ` +
                 `${ms(writes.latencyMs.max)}; all confirmed ${(settled / 1000).toFixed(1)} s ` +
-                "after the writer stopped" +
-                (writes.retried > 0
-                  ? `; ${writes.retried} sent again with their Idempotency-Key after the API ` +
-                    "closed an idle keep-alive connection as they went out."
-                  : "."),
+                "after the writer stopped.",
             );
           }
         } finally {

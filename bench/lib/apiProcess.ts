@@ -76,40 +76,19 @@ export async function startApi(
 }
 
 /** No socket limit: a caller's own concurrency (the burst's connections, the writer's rate) decides. */
-export const agent = new http.Agent({ keepAlive: true });
+/**
+ * Keep-alive, with a `timeout`: only then does Node's agent take the server's `Keep-Alive:
+ * timeout=5` hint and drop an idle connection a second before the API closes it. Without one it
+ * kept them, and a claim sent on a connection idle 6 s met the API closing it ("socket hang up").
+ */
+export const agent = new http.Agent({ keepAlive: true, timeout: 60_000 });
 const authorization = `Basic ${Buffer.from(`${API_KEY}:`).toString("base64")}`;
 
-/**
- * One request to the API. With an `idempotencyKey`, a connection the server closed before any
- * answer (an idle keep-alive socket it timed out just as the request went out) is tried once
- * more with the same key, as a careful client does: the API answers a repeated key with the
- * first answer, so the claim is never made twice. `retried` says it happened.
- */
-export async function call(
+export function call(
   base: string,
   method: string,
   urlPath: string,
   json?: unknown,
-  idempotencyKey?: string,
-): Promise<{ status: number; body: string; retried?: boolean }> {
-  try {
-    return await callOnce(base, method, urlPath, json, idempotencyKey);
-  } catch (error) {
-    if (!idempotencyKey || !isClosedBeforeAnswer(error)) throw error;
-    return { ...(await callOnce(base, method, urlPath, json, idempotencyKey)), retried: true };
-  }
-}
-
-const isClosedBeforeAnswer = (error: unknown) =>
-  error instanceof Error &&
-  ((error as NodeJS.ErrnoException).code === "ECONNRESET" || error.message === "socket hang up");
-
-function callOnce(
-  base: string,
-  method: string,
-  urlPath: string,
-  json: unknown,
-  idempotencyKey: string | undefined,
 ): Promise<{ status: number; body: string }> {
   const body = json === undefined ? undefined : JSON.stringify(json);
   return new Promise((resolve, reject) => {
@@ -120,7 +99,6 @@ function callOnce(
         agent,
         headers: {
           authorization,
-          ...(idempotencyKey ? { "idempotency-key": idempotencyKey } : {}),
           ...(body === undefined
             ? {}
             : { "content-type": "application/json", "content-length": Buffer.byteLength(body) }),

@@ -5,8 +5,6 @@
  * Open loop: the n-th claim is due n/rate seconds after the start whether earlier ones were
  * answered or not, and its latency counts from when it was due. A server that falls behind so
  * shows it in the latency and the achieved rate, not in a writer that politely slows down.
- * Each claim carries an Idempotency-Key, as an integration's would, so one whose connection the
- * server closed before answering is sent again safely (counted in `retried`).
  */
 import { randomBytes } from "node:crypto";
 import { call } from "../lib/apiProcess.ts";
@@ -23,8 +21,6 @@ export interface WriteResult {
   latencyMs: Percentiles;
   /** The first answers other than 201/202 (any makes the measurement invalid). */
   rejected: { status: number; body: string }[];
-  /** Sent again after the server closed an idle keep-alive connection as they went out. */
-  retried: number;
 }
 
 export interface Writer {
@@ -41,20 +37,14 @@ export function startWriter(apiUrl: string, collectibleId: string, rate: number)
   let sent = 0;
   let lastAnswer = start;
 
-  let retried = 0;
-
   const send = (due: number) => {
-    const request = call(
-      apiUrl,
-      "POST",
-      "/claims",
-      { collectible_id: collectibleId, email: `writer-${run}-${sent}@bench.example` },
-      `writer-${run}-${sent}`,
-    )
-      .catch((error: Error) => ({ status: 0, body: error.message, retried: false }))
-      .then(({ status, body, retried: again }) => {
+    const request = call(apiUrl, "POST", "/claims", {
+      collectible_id: collectibleId,
+      email: `writer-${run}-${sent}@bench.example`,
+    })
+      .catch((error: Error) => ({ status: 0, body: error.message }))
+      .then(({ status, body }) => {
         lastAnswer = performance.now();
-        if (again) retried++;
         if (status === 201 || status === 202) latencies.push(lastAnswer - due);
         else if (rejected.length < 5) rejected.push({ status, body: body.slice(0, 300) });
       });
@@ -79,7 +69,6 @@ export function startWriter(apiUrl: string, collectibleId: string, rate: number)
         acceptedPerSecond: latencies.length / ((lastAnswer - start) / 1000),
         latencyMs: percentiles(latencies),
         rejected,
-        retried,
       };
     },
   };
