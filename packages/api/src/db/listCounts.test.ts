@@ -94,6 +94,8 @@ describe("list counts kept by the database", () => {
   it("count users per organization and in a subtree, and follow deactivations and deletes", async () => {
     const activeUsers = (where: ReturnType<typeof sql>) =>
       sql`select count(*) from users where is_active and ${where}`;
+    const activeUsersOfActiveOrganizations = () =>
+      activeUsers(sql`organization_id in (select id from organizations where is_active)`);
     const childsUsers = () =>
       listed(
         listUsers,
@@ -124,6 +126,10 @@ describe("list counts kept by the database", () => {
     // Read from the counters, not by counting: they hold the same number.
     const [kept] = await run(sql`select sum(rows) as n from user_counts`);
     expect(Number(kept?.n)).toBe(54);
+    // A deleted organization's users are no longer listed, nor counted.
+    await run(sql`update organizations set is_active = false where id = ${elsewhere}`);
+    expect(await listed(listUsers, everything, {}, activeUsersOfActiveOrganizations())).toBe(50);
+    await run(sql`update organizations set is_active = true where id = ${elsewhere}`);
   });
 
   it("count claims per collectible and status, and follow status changes and deletes", async () => {
