@@ -75,11 +75,12 @@ export async function startApi(
   return { url, pid: api.pid, database, stop };
 }
 
-/** No socket limit: a caller's own concurrency (the burst's connections, the writer's rate) decides. */
 /**
- * Keep-alive, with a `timeout`: only then does Node's agent take the server's `Keep-Alive:
- * timeout=5` hint and drop an idle connection a second before the API closes it. Without one it
- * kept them, and a claim sent on a connection idle 6 s met the API closing it ("socket hang up").
+ * No socket limit: a caller's own concurrency (the burst's connections, the writer's rate)
+ * decides. Keep-alive, with a `timeout`: only then does Node's agent take the server's
+ * `Keep-Alive: timeout=5` hint and drop an idle connection a second before the API closes it.
+ * Without one it kept them, and a claim sent on a connection idle 6 s met the API closing it
+ * ("socket hang up").
  */
 export const agent = new http.Agent({ keepAlive: true, timeout: 60_000 });
 const authorization = `Basic ${Buffer.from(`${API_KEY}:`).toString("base64")}`;

@@ -74,8 +74,8 @@ const INDEXER_POLL_MS = 40;
 const MAX_BACKOFF_MS = 5_000;
 const LOCK_RETRY_MS = 2_000;
 const FINALITY_POLL_MS = 1_000;
-/** How soon a confirm that found nothing is tried again with the indexer no further on. */
-const FRUITLESS_CONFIRM_RETRY_MS = 1_000;
+/** The longest wait before a confirm that found nothing is tried again with the same bounds. */
+const FRUITLESS_CONFIRM_MAX_WAIT_MS = 1_000;
 
 /** An error in one line; a viem error with the node's own words (`details`), which say why. */
 function oneLine(error: unknown): string {
@@ -99,8 +99,8 @@ export class Relayer {
   private chainProblem: string | null = null;
   private lastReorg: ReorgSeen | null = null;
   private finalityCheckedAt = 0;
-  /** The bounds of the last confirm that confirmed nothing, and when it ran. */
-  private fruitlessConfirm: { bounds: string; at: number } | null = null;
+  /** The bounds of the last confirm that confirmed nothing, when it ran, and how many did so. */
+  private fruitlessConfirm: { bounds: string; at: number; times: number } | null = null;
   private readonly abort = new AbortController();
   private readonly ctx: RelayerContext;
   private readonly options: RelayerOptions;
@@ -271,13 +271,14 @@ export class Relayer {
       if (deepEnough < upTo) upTo = deepEnough;
     }
     // Rows the indexer has passed without their mint (it follows another contract; /ready says
-    // so) are not waited for at the indexer's pace, and asked for again only once the indexer
-    // or the rows moved, or a second later.
+    // so) are not waited for at the indexer's pace: asked for again at once when the indexer or
+    // the rows moved, else after a wait that doubles from the indexer's pace to a second.
     this.awaitingIndexer = upTo < highest;
     const bounds = `${highest}:${upTo}`;
-    const fruitless = this.fruitlessConfirm;
-    if (fruitless?.bounds === bounds && Date.now() - fruitless.at < FRUITLESS_CONFIRM_RETRY_MS) {
-      return false;
+    const fruitless = this.fruitlessConfirm?.bounds === bounds ? this.fruitlessConfirm : null;
+    if (fruitless) {
+      const wait = Math.min(FRUITLESS_CONFIRM_MAX_WAIT_MS, INDEXER_POLL_MS * 2 ** fruitless.times);
+      if (performance.now() - fruitless.at < wait) return false;
     }
     let changed: number;
     try {
@@ -288,7 +289,8 @@ export class Relayer {
       if (error instanceof IndexerUnavailableError) return false;
       throw error;
     }
-    this.fruitlessConfirm = changed > 0 ? null : { bounds, at: Date.now() };
+    this.fruitlessConfirm =
+      changed > 0 ? null : { bounds, at: performance.now(), times: (fruitless?.times ?? 0) + 1 };
     if (changed > 0) this.ctx.changed();
     // Still waiting for the indexer: wait a little rather than spin.
     return changed > 0;

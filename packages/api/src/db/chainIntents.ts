@@ -128,6 +128,8 @@ export async function failCollectible(
     .set({ status: "failed", failureReason: reason, updatedAt: sql`now()` })
     .where(and(eq(collectibles.id, id), eq(collectibles.status, "pending")))
     .returning({ id: collectibles.id, organizationId: collectibles.organizationId });
+  // No longer pending (another process settled it first): its claims are not this one's to fail.
+  if (failed.length === 0) return { collectibles: [], claims: [] };
   const failedClaims = await tx
     .update(claims)
     .set({
