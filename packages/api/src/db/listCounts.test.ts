@@ -1,6 +1,6 @@
 /**
  * A list's count is read from counters that triggers keep in the writing transaction
- * (migration 0009): it must be the number of rows the list holds, whatever changed them (inserts
+ * (migrations 0009 and 0018): it must be the number of rows the list holds, whatever changed them (inserts
  * of many rows at once, status changes, deactivations, deletes, another connection), and the
  * page's rows and its count come from one statement.
  */
@@ -12,7 +12,7 @@ import { createTestDatabase, type TestDatabase } from "../test/testDatabase.ts";
 import { listClaims } from "./claims.ts";
 import { rowsOf } from "./driver/client.ts";
 import { collectibles, organizations } from "./schema.ts";
-import { listUsers } from "./users.ts";
+import { foldUserCountChanges, listUsers } from "./users.ts";
 
 let database: TestDatabase;
 const everything: Scope = { organizationId: null };
@@ -126,10 +126,31 @@ describe("list counts kept by the database", () => {
     // Read from the counters, not by counting: they hold the same number.
     const [kept] = await run(sql`select sum(rows) as n from user_counts`);
     expect(Number(kept?.n)).toBe(54);
+    const [changes] = await run(sql`select sum(rows) as n from user_count_changes`);
+    expect(Number(changes?.n)).toBe(54);
     // A deleted organization's users are no longer listed, nor counted.
     await run(sql`update organizations set is_active = false where id = ${elsewhere}`);
     expect(await listed(listUsers, everything, {}, activeUsersOfActiveOrganizations())).toBe(50);
     await run(sql`update organizations set is_active = true where id = ${elsewhere}`);
+  });
+
+  it("count every user exactly while their changes are folded together, and fold them into one row", async () => {
+    const everyActiveUser = sql`select count(*) from users where is_active and organization_id in (select id from organizations where is_active)`;
+    const before = await listed(listUsers, everything, {}, everyActiveUser);
+    // Writers and folds at once: none waits for another, and no change is lost or counted twice.
+    await Promise.all([
+      ...Array.from({ length: 8 }, (_, i) => users(elsewhere, 5, 10_000 + i * 5)),
+      ...Array.from({ length: 4 }, () => foldUserCountChanges(database.db)),
+      run(
+        sql`update users set is_active = false where organization_id = ${elsewhere} and wallet_index between 10000 and 10004`,
+      ),
+    ]);
+    expect(await listed(listUsers, everything, {}, everyActiveUser)).toBe(before + 35);
+    await foldUserCountChanges(database.db);
+    const folded = await run(sql`select rows from user_count_changes`);
+    expect(folded.map((row) => Number(row.rows))).toEqual([before + 35]);
+    await run(sql`delete from users where wallet_index between 10000 and 10039`);
+    expect(await listed(listUsers, everything, {}, everyActiveUser)).toBe(before);
   });
 
   it("count claims per collectible and status, and follow status changes and deletes", async () => {

@@ -139,3 +139,38 @@ describe("upgrading to batch limits (0012, 0013)", () => {
     ]);
   });
 });
+
+describe("upgrading to a kept count of every user (0018)", () => {
+  it("counts the users already there, and keeps counting the ones that change", async () => {
+    const db = await databaseAt("0017_moves_reorged");
+    const orgs = ["01", "02"].map((end) => `00000000-0000-4000-8000-0000000000${end}`);
+    await db.query(`
+      insert into organizations (id, name, wallet_index, wallet_address)
+        select id::uuid, 'Upgrade ' || n, n, '0x' || n
+        from unnest(array['${orgs.join("','")}']) with ordinality as o(id, n);
+      insert into users (organization_id, email, wallet_address, is_active)
+        select o.id::uuid, o.n || '-' || i || '@upgrade.example', '0x' || o.n || i, i <> 3
+        from unnest(array['${orgs.join("','")}']) with ordinality as o(id, n),
+          generate_series(1, 4) as i;
+    `);
+    const kept = async () =>
+      Number(
+        (await db.query<{ n: string }>("select sum(rows) as n from user_count_changes"))[0]?.n,
+      );
+
+    await db.migrate(MIGRATIONS_FOLDER);
+
+    // 4 users in each organization, one of them inactive.
+    expect(await kept()).toBe(6);
+    await db.query(`update users set is_active = false where email like '1-%'`);
+    await db.query(`delete from users where email = '2-1@upgrade.example'`);
+    await db.query(`insert into users (organization_id, email, wallet_address)
+      values ('${orgs[1]}', 'new@upgrade.example', '0xnew')`);
+    // Less the first organization's 3, less one deleted, plus one new.
+    expect(await kept()).toBe(3);
+    const [active] = await db.query<{ n: string }>(
+      "select count(*) as n from users where is_active",
+    );
+    expect(Number(active?.n)).toBe(3);
+  });
+});
