@@ -1,6 +1,11 @@
 CREATE TABLE "user_count_changes" (
+	"id" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "user_count_changes_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
 	"rows" integer NOT NULL
 );
+--> statement-breakpoint
+-- Folded every few seconds (a delete of every row, an insert of one): autovacuum must not take
+-- the exclusive lock that truncating the emptied pages needs, which user writes would wait for.
+ALTER TABLE "user_count_changes" SET (vacuum_truncate = false);
 --> statement-breakpoint
 -- No user may change between counting the users already there and the triggers keeping the
 -- changes (this lock is held until the migrations commit): a change in between would be missing.

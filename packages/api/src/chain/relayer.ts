@@ -271,8 +271,9 @@ export class Relayer {
       if (deepEnough < upTo) upTo = deepEnough;
     }
     // Rows the indexer has passed without their mint (it follows another contract; /ready says
-    // so) are not waited for at the indexer's pace: asked for again at once when the indexer or
-    // the rows moved, else after a wait that doubles from the indexer's pace to a second.
+    // so) are not waited for at the indexer's pace: asked for again at once when the rows or the
+    // confirmable block moved, else after a wait that doubles from 40 ms to a second (checked
+    // at the idle pace once the indexer is past every row, so 1.2 s at most).
     this.awaitingIndexer = upTo < highest;
     const bounds = `${highest}:${upTo}`;
     const fruitless = this.fruitlessConfirm?.bounds === bounds ? this.fruitlessConfirm : null;

@@ -2,7 +2,7 @@
  * List counters (migrations 0009 and 0018): rows per collectible and status, and active users per
  * organization and in all, kept by triggers in the transaction that changes them.
  */
-import { integer, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
+import { bigint, integer, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
 import type { ChainStatus } from "./schema.ts";
 
 /**
@@ -34,5 +34,7 @@ export const organizationUserCounts = pgTable("user_counts", {
  * another, as it would on a shared total.
  */
 export const userCountChanges = pgTable("user_count_changes", {
+  // A key, so that a logical replica can follow the folds' deletes.
+  id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
   rows: integer("rows").notNull(),
 });

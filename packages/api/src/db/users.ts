@@ -58,15 +58,19 @@ export const listUsers = listOf(
 );
 
 /**
- * Folds the changes of all users' count into one row, in one statement: a reader sees the rows
- * before or after, never a part. A change appended meanwhile is not in this statement's snapshot
- * and stays; a fold running at the same time waits for this one and finds nothing left to fold.
+ * Folds the changes of all users' count into one row, in one statement, when there are several:
+ * a reader sees the rows before or after, never a part. A change appended meanwhile is not in
+ * this statement's snapshot and stays; a fold running at the same time waits for this one and
+ * folds only what this one left (at worst two rows stay, until the next fold).
  */
 export async function foldUserCountChanges(q: Queryable): Promise<void> {
+  const changes = userCountChanges;
+  const rows = sql.identifier(changes.rows.name);
   await q.execute(sql`
-    with folded as (delete from ${userCountChanges} returning ${userCountChanges.rows})
-    insert into ${userCountChanges} (${sql.identifier(userCountChanges.rows.name)})
-    select sum(${sql.identifier(userCountChanges.rows.name)}) from folded having count(*) > 0`);
+    with folded as (
+      delete from ${changes} where (select count(*) from ${changes}) > 1 returning ${changes.rows}
+    )
+    insert into ${changes} (${rows}) select sum(${rows}) from folded having count(*) > 0`);
 }
 
 /** The same email, compared case-insensitively (the unique index is on `lower(email)`). */

@@ -30,16 +30,29 @@ export function startHousekeeping(
       logger.warn({ err: (error as Error).message }, "could not delete expired Idempotency-Keys");
     }
   };
+  // The next fold is planned once the last has ended: a database that does not answer gets one
+  // at a time, not a queue of them.
+  let foldTimer: NodeJS.Timeout | undefined;
+  let stopped = false;
   const fold = async () => {
     try {
       await foldUserCountChanges(db);
     } catch (error) {
       logger.warn({ err: (error as Error).message }, "could not fold the user count's changes");
     }
+    if (stopped) return;
+    foldTimer = setTimeout(fold, FOLD_EVERY_MS);
+    foldTimer.unref();
   };
   void clean();
   void fold();
-  const timers = [setInterval(clean, EVERY_MS), setInterval(fold, FOLD_EVERY_MS)];
-  for (const timer of timers) timer.unref();
-  return { stop: () => timers.forEach(clearInterval) };
+  const cleanTimer = setInterval(clean, EVERY_MS);
+  cleanTimer.unref();
+  return {
+    stop() {
+      stopped = true;
+      clearInterval(cleanTimer);
+      clearTimeout(foldTimer);
+    },
+  };
 }
