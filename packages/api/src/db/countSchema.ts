@@ -28,7 +28,7 @@ export const organizationUserCounts = pgTable("user_counts", {
 
 /**
  * The active users of every organization together, as the changes that user writes made (one
- * row per statement, kept by the same triggers: migration 0018), which housekeeping folds into
+ * row per statement, appended by triggers of its own: migration 0018), which housekeeping folds into
  * one row every few seconds (`foldUserCountChanges`). Counting every user sums these few rows
  * rather than 10,000 organizations' counters, and a writer only appends: it never waits for
  * another, as it would on a shared total.
