@@ -60,8 +60,8 @@ export async function viewOf<Row, View>(
 /**
  * Each collectible's claimed count (its confirmed claims: what the chain has) and pending count
  * (accepted, not yet confirmed), with its reserved places read at the same instant, so that
- * claimed, pending and available add up to the supply (a collectible the chain refused keeps
- * the places of the claims that failed with it).
+ * claimed, pending and available add up to the supply (failed claims give their places back,
+ * also those of a collectible the chain refused).
  */
 export async function withClaimCounts(
   deps: AppDeps,
