@@ -3,10 +3,10 @@
  * `index.ts` does that, and tests build as many apps as they like.
  */
 import express, { type Express } from "express";
+import pLimit from "p-limit";
 import type { AppDeps, RouteDeps } from "./deps.ts";
 import { mountEndpoints } from "./http/mountEndpoints.ts";
 import { undocumented } from "./http/responseAudit.ts";
-import { ConcurrencyLimit } from "./lib/concurrencyLimit.ts";
 import { createMetrics } from "./metrics.ts";
 import { errorHandler, notFoundHandler } from "./middleware/errorHandler.ts";
 import { refuseMalformedQuery } from "./middleware/queryEncoding.ts";
@@ -34,8 +34,8 @@ const LIST_READS = 3;
 export function routeDepsOf(appDeps: AppDeps): RouteDeps {
   const deps: RouteDeps = {
     ...appDeps,
-    claimTransactions: new ConcurrencyLimit(CLAIM_TRANSACTIONS),
-    listReads: new ConcurrencyLimit(LIST_READS),
+    claimTransactions: pLimit(CLAIM_TRANSACTIONS),
+    listReads: pLimit(LIST_READS),
     openApiDocument,
     metrics: createMetrics(appDeps),
   };

@@ -2,13 +2,13 @@
 
 import type { IndexerReader } from "@collectibles/indexer/reader";
 import type { RequestHandler } from "express";
+import type { LimitFunction } from "p-limit";
 import type { Address, PublicClient } from "viem";
 import type { Database } from "./db/driver/client.ts";
 import type { IntentKind } from "./db/intentStatuses.ts";
 import type { ChainStatus } from "./db/schema.ts";
 import type { Env } from "./env.ts";
 import type { ImageStorage } from "./images/imageStorage.ts";
-import type { ConcurrencyLimit } from "./lib/concurrencyLimit.ts";
 import type { Logger } from "./logger.ts";
 import type { Wallets } from "./wallets/wallets.ts";
 
@@ -103,10 +103,10 @@ export interface MetricsService {
 
 /** What the routers get: the app's dependencies and what `createApp` makes for them. */
 export interface RouteDeps extends AppDeps {
-  /** Claim transactions running at once (lib/concurrencyLimit.ts). */
-  claimTransactions: ConcurrencyLimit;
-  /** List pages read and presented at once (lib/concurrencyLimit.ts). */
-  listReads: ConcurrencyLimit;
+  /** Runs claim transactions, a few at once, the others waiting in arrival order (`app.ts`). */
+  claimTransactions: LimitFunction;
+  /** Runs list reads (a page read and presented), a few at once, the others in order. */
+  listReads: LimitFunction;
   /** The OpenAPI document of every mounted endpoint (built once, on first use). */
   openApiDocument(): Record<string, unknown>;
   metrics: MetricsService;

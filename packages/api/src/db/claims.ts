@@ -47,7 +47,7 @@ export async function findClaim(
  * A page of the claims the scope sees; `holder_id` is who claimed. Visibility is decided per
  * collectible (a hundred rows), not per claim.
  */
-export const listClaims = listOf(
+export const listClaims = listOf<typeof claims, ListedClaim>(
   claims,
   visibleClaim,
   {
@@ -63,7 +63,6 @@ export const listClaims = listOf(
   {
     fields: { claim: claims, organizationId: collectibles.organizationId },
     join: (page) => page.innerJoin(collectibles, eq(collectibles.id, claims.collectibleId)),
-    positionOf: (row: ListedClaim) => row.claim,
   },
   {
     // A collectible's claims by status are counted as they change: the common lists (all, one

@@ -195,14 +195,13 @@ export interface ListedDelivery {
  * webhook), read as every list is: oldest first, by page or by cursor (the index on
  * (webhook_id, created_at, id)).
  */
-export const listDeliveries = listOf(
+export const listDeliveries = listOf<typeof webhookMessages, ListedDelivery>(
   webhookMessages,
   () => undefined,
   { webhook_id: webhookMessages.webhookId, status: webhookMessages.status },
   {
     fields: { message: webhookMessages, eventId: events.id, eventType: events.type },
     join: (page) => page.innerJoin(events, eq(events.position, webhookMessages.eventPosition)),
-    positionOf: (row: ListedDelivery) => row.message,
   },
 );
 

@@ -10,8 +10,8 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Request, RequestHandler, Response } from "express";
-import { decodeCursor, decodeEventCursor } from "../lib/cursor.ts";
 import type { Logger } from "../logger.ts";
+import { decodeCursor, decodeEventCursor } from "../schemas/common.ts";
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 

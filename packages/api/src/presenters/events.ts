@@ -9,16 +9,13 @@ import { eventsAfter, setEventData, unpresentedEvents } from "../db/events.ts";
 import type { RouteDeps } from "../deps.ts";
 import type { Scope } from "../domain/auth.ts";
 import { NotFoundError } from "../errors.ts";
-import { encodeEventCursor } from "../lib/cursor.ts";
+import { encodeEventCursor } from "../schemas/common.ts";
 import type { Event } from "../schemas/events.ts";
 import type { z } from "../schemas/zod.ts";
 import * as claims from "../services/claims/claims.ts";
 import * as collectibles from "../services/collectibles.ts";
 import * as users from "../services/users.ts";
-import { presentClaim } from "./claim.ts";
-import { presentCollectible } from "./collectible.ts";
-import { presentContext } from "./fields.ts";
-import { presentUser } from "./user.ts";
+import { presentClaim, presentCollectible, presentContext, presentUser } from "./resources.ts";
 
 const EVERYTHING: Scope = { organizationId: null };
 

@@ -3,7 +3,7 @@ import type { DeliveryStatus } from "../db/eventSchema.ts";
 import type { ListedDelivery, WebhookRow } from "../db/webhooks.ts";
 import type { Delivery, Webhook } from "../schemas/webhooks.ts";
 import type { z } from "../schemas/zod.ts";
-import { timestampsOf } from "./fields.ts";
+import { timestampsOf } from "./resources.ts";
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 

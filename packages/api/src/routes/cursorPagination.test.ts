@@ -3,7 +3,7 @@
  * the list in the same order as pages, without gaps or repeats, also while rows are added.
  */
 import { describe, expect, it } from "vitest";
-import { encodeCursor } from "../lib/cursor.ts";
+import { encodeCursor } from "../schemas/common.ts";
 import { testAppPerFile } from "../test/perFile.ts";
 
 const t = testAppPerFile();

@@ -1,9 +1,8 @@
 /** Events as the feed and webhooks deliver them. */
 import { EVENT_TYPES } from "../domain/events.ts";
-import { decodeEventCursor } from "../lib/cursor.ts";
 import { Claim } from "./claims.ts";
 import { Collectible } from "./collectibles.ts";
-import { cursorParam, DEFAULT_LIMIT, MAX_LIMIT, queryInt } from "./common.ts";
+import { cursorParam, DEFAULT_LIMIT, decodeEventCursor, MAX_LIMIT, queryInt } from "./common.ts";
 import { Timestamp, Uuid } from "./fields.ts";
 import { User } from "./users.ts";
 import { z } from "./zod.ts";

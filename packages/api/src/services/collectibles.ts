@@ -10,19 +10,21 @@
  * - Metadata is immutable on-chain, so there is no update or delete.
  */
 
+import { supplyCounts } from "../db/claims.ts";
 import { type CollectibleRow, findCollectible, listCollectibles } from "../db/collectibles.ts";
+import type { Presentable } from "../db/driver/pageStatements.ts";
 import { insertRecord } from "../db/driver/recordWrites.ts";
 import type { IdempotentWrite } from "../db/idempotencyKeys.ts";
 import { findOrganization } from "../db/organizations.ts";
 import { collectibles } from "../db/schema.ts";
 import { findUser } from "../db/users.ts";
-import type { RouteDeps } from "../deps.ts";
+import type { AppDeps, RouteDeps } from "../deps.ts";
 import type { Scope } from "../domain/auth.ts";
 import { chainNotConfigured, notFound } from "../errorCatalogue.ts";
 import type { CreateCollectibleBody } from "../schemas/collectibles.ts";
 import type { z } from "../schemas/zod.ts";
 import { storeImages, writingImages } from "./images.ts";
-import { reads, viewOf, withClaimCounts } from "./reads.ts";
+import { reads, viewOf } from "./reads.ts";
 import type { CollectibleView } from "./views.ts";
 import { inTransaction } from "./writes.ts";
 
@@ -87,4 +89,28 @@ export async function settle(deps: RouteDeps, scope: Scope, id: string): Promise
   const current = await findCollectible(deps.db, id, scope);
   if (!current) throw notFound("collectible", id);
   return viewOf(deps, current, withClaimCounts);
+}
+
+/**
+ * Each collectible's claimed count (its confirmed claims: what the chain has) and pending count
+ * (accepted, not yet confirmed), with its reserved places read at the same instant, so that
+ * claimed, pending and available add up to the supply (failed claims give their places back,
+ * also those of a collectible the chain refused).
+ */
+async function withClaimCounts(
+  deps: AppDeps,
+  rows: Presentable<CollectibleRow>[],
+): Promise<CollectibleView[]> {
+  const supply = await supplyCounts(
+    deps.db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => {
+    const counts = supply.get(row.id);
+    return {
+      row: counts ? { ...row, reservedCount: counts.reserved } : row,
+      claimedCount: counts?.confirmed ?? 0,
+      pendingCount: counts?.pending ?? 0,
+    };
+  });
 }

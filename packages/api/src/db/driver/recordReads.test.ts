@@ -6,7 +6,7 @@
 import type { ThrowAwayDatabase } from "@collectibles/devkit/postgres";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ListPosition } from "../../lib/cursor.ts";
+import type { ListPosition } from "../../schemas/common.ts";
 import { createPostgresDatabase } from "../../test/testDatabase.ts";
 import { listUsers } from "../users.ts";
 import { type DatabaseHandle, openDatabase, rowsOf } from "./client.ts";

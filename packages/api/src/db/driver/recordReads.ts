@@ -22,7 +22,7 @@ import {
 } from "drizzle-orm";
 import type { PgColumn, PgSelect, PgTable, SelectedFields } from "drizzle-orm/pg-core";
 import type { Scope } from "../../domain/auth.ts";
-import { encodeCursor, type ListPosition } from "../../lib/cursor.ts";
+import { encodeCursor, type ListPosition } from "../../schemas/common.ts";
 import { preparedScope } from "../scope.ts";
 import { type Queryable, rowsOf } from "./client.ts";
 import {
@@ -76,14 +76,13 @@ type Filter = Column | ((value: SQL | Placeholder) => SQL);
 type ListedTable = PgTable & { id: PgColumn; createdAt: PgColumn; updatedAt: PgColumn };
 
 /**
- * A page that reads more than the table's row: `join` adds tables to the page query, `fields`
- * is all it selects (the table's columns among them), and `positionOf` finds the table's row in
- * what it reads, for the next cursor.
+ * A page that reads more than the table's row: `join` adds tables to the page query, and
+ * `fields` is all it selects, the table itself under one of its keys (that row's position is
+ * the next cursor).
  */
-export interface PageJoin<Row> {
+export interface PageJoin {
   fields: PageFields;
   join(query: PgSelect): PgSelect;
-  positionOf(row: Row): ListPosition;
 }
 
 const p = (name: string) => sql.placeholder(name);
@@ -100,13 +99,16 @@ export function listOf<T extends ListedTable, Row = Shown<T["$inferSelect"]>>(
   table: T,
   visible: (scope: Scope) => SQL | undefined,
   filters: Record<string, Filter>,
-  pageJoin?: PageJoin<Row>,
+  pageJoin?: PageJoin,
   counter?: ListCounter,
 ) {
   const order = [asc(table.createdAt), asc(table.id)];
   const tableName = getTableName(table);
   const fields = pageJoin?.fields ?? getTableColumns(table);
-  const positionOf = pageJoin?.positionOf ?? ((row: Row) => row as ListPosition);
+  const rowKey = pageJoin && Object.keys(fields).find((key) => fields[key] === table);
+  if (pageJoin && !rowKey) throw new Error(`a page of ${tableName} must select the table`);
+  const positionOf = (row: Row) =>
+    (rowKey ? (row as Record<string, unknown>)[rowKey] : row) as ListPosition;
   /** The page query of one shape, its values as placeholders named after the query's fields. */
   const prepare = (q: Queryable, shape: ListShape, name: string): PageStatement<Row> => {
     const scope = preparedScope(shape.scoped);

@@ -1,8 +1,13 @@
 /** /claims: a user receives one token of a collectible, minted to the user's wallet. */
 import { type Endpoint, implement } from "../../http/endpoint.ts";
-import { JSON_BODY, resourceEndpoints } from "../../http/resourceEndpoints.ts";
-import { presentClaim } from "../../presenters/claim.ts";
-import { presentContext } from "../../presenters/fields.ts";
+import {
+  creating,
+  JSON_BODY,
+  listing,
+  reading,
+  resourceEndpoints,
+} from "../../http/resourceEndpoints.ts";
+import { presentClaim, presentContext } from "../../presenters/resources.ts";
 import {
   CLAIM_READ_ONLY,
   Claim,
@@ -13,7 +18,6 @@ import {
 } from "../../schemas/claims.ts";
 import { createBatch } from "../../services/claims/claimBatch.ts";
 import * as service from "../../services/claims/claims.ts";
-import { creating, listing, reading } from "../resourceHandlers.ts";
 
 const claims = resourceEndpoints("Claim", "Claims", Claim);
 

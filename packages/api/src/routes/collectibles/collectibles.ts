@@ -1,7 +1,7 @@
 /** /collectibles: numbered editions with a fixed supply, made permanent on-chain. */
 import { type Endpoint, implement } from "../../http/endpoint.ts";
-import { resourceEndpoints } from "../../http/resourceEndpoints.ts";
-import { presentCollectible } from "../../presenters/collectible.ts";
+import { creating, listing, reading, resourceEndpoints } from "../../http/resourceEndpoints.ts";
+import { presentCollectible } from "../../presenters/resources.ts";
 import {
   COLLECTIBLE_FORM_INTEGERS,
   COLLECTIBLE_READ_ONLY,
@@ -11,7 +11,6 @@ import {
   ListCollectiblesQuery,
 } from "../../schemas/collectibles.ts";
 import * as service from "../../services/collectibles.ts";
-import { creating, listing, reading } from "../resourceHandlers.ts";
 
 const collectibles = resourceEndpoints("Collectible", "Collectibles", Collectible);
 

@@ -1,7 +1,14 @@
 /** /organizations: the business's customers, nested through parent_id. */
 import { type BodySpec, type Endpoint, implement } from "../../http/endpoint.ts";
-import { resourceEndpoints } from "../../http/resourceEndpoints.ts";
-import { presentOrganization } from "../../presenters/organization.ts";
+import {
+  creating,
+  deleting,
+  listing,
+  reading,
+  resourceEndpoints,
+  updating,
+} from "../../http/resourceEndpoints.ts";
+import { presentOrganization } from "../../presenters/resources.ts";
 import {
   CreateOrganizationBody,
   CreateOrganizationForm,
@@ -13,7 +20,6 @@ import {
   UpdateOrganizationForm,
 } from "../../schemas/organizations.ts";
 import * as service from "../../services/organizations.ts";
-import { creating, deleting, listing, reading, updating } from "../resourceHandlers.ts";
 
 const organizations = resourceEndpoints("Organization", "Organizations", Organization);
 

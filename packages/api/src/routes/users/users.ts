@@ -1,7 +1,15 @@
 /** /users: people of an organization who receive collectibles. */
 import { type Endpoint, implement } from "../../http/endpoint.ts";
-import { JSON_BODY, resourceEndpoints } from "../../http/resourceEndpoints.ts";
-import { presentUser } from "../../presenters/user.ts";
+import {
+  creating,
+  deleting,
+  JSON_BODY,
+  listing,
+  reading,
+  resourceEndpoints,
+  updating,
+} from "../../http/resourceEndpoints.ts";
+import { presentUser } from "../../presenters/resources.ts";
 import {
   CreateUserBody,
   ListUsersQuery,
@@ -11,7 +19,6 @@ import {
   User,
 } from "../../schemas/users.ts";
 import * as service from "../../services/users.ts";
-import { creating, deleting, listing, reading, updating } from "../resourceHandlers.ts";
 
 const users = resourceEndpoints("User", "Users", User);
 

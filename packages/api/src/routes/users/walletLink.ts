@@ -5,9 +5,7 @@
 import type { MoveWithToken } from "../../db/transfersHome.ts";
 import { type Endpoint, implement } from "../../http/endpoint.ts";
 import { JSON_BODY } from "../../http/resourceEndpoints.ts";
-import { presentContext } from "../../presenters/fields.ts";
-import { presentTransferHome } from "../../presenters/transferHome.ts";
-import { presentUser } from "../../presenters/user.ts";
+import { presentContext, presentTransferHome, presentUser } from "../../presenters/resources.ts";
 import { dataEnvelope, IdParams } from "../../schemas/common.ts";
 import { User } from "../../schemas/users.ts";
 import {

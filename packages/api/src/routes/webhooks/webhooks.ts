@@ -1,6 +1,6 @@
 /** /webhooks: where the service sends events, signed, and what became of each delivery. */
 import { type Endpoint, implement } from "../../http/endpoint.ts";
-import { JSON_BODY, resourceEndpoints } from "../../http/resourceEndpoints.ts";
+import { JSON_BODY, listing, resourceEndpoints } from "../../http/resourceEndpoints.ts";
 import { presentDelivery, presentWebhook } from "../../presenters/webhook.ts";
 import { DeletedResponse, IdParams, listEnvelope } from "../../schemas/common.ts";
 import {
@@ -14,7 +14,6 @@ import {
 } from "../../schemas/webhooks.ts";
 import { z } from "../../schemas/zod.ts";
 import * as service from "../../services/webhooks.ts";
-import { listing } from "../resourceHandlers.ts";
 
 const base = { tag: "Webhooks", auth: "apiKey" } as const;
 /** Only get and update follow the conventions: the others answer secrets, deletions, deliveries. */

@@ -15,9 +15,9 @@ import { chainNotConfigured } from "../../errorCatalogue.ts";
 import { ApiError, type ErrorDetail } from "../../errors.ts";
 import type { CreateClaimBody } from "../../schemas/claims.ts";
 import type { z } from "../../schemas/zod.ts";
-import { withChainFacts } from "../reads.ts";
 import type { ClaimView } from "../views.ts";
 import { storeInSavepoint } from "./claimGroups.ts";
+import { withChainFacts } from "./claims.ts";
 
 type ClaimInput = z.output<typeof CreateClaimBody>;
 
@@ -38,7 +38,7 @@ export async function createBatch<Item>(
 ): Promise<{ data: BatchResult<Item>[] }> {
   const chain = deps.chain;
   if (!chain) throw chainNotConfigured();
-  const answer = await deps.claimTransactions.run(() =>
+  const answer = await deps.claimTransactions(() =>
     deps.db.transaction(async (tx) => {
       const outcomes: (ClaimWithOrganization | ApiError)[] = [];
       for (const item of items) {

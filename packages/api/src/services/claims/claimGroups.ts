@@ -90,7 +90,7 @@ export async function storeClaimGroup(
   await Promise.all(
     [...byScope.values()].map(async (indexes) => {
       const part = indexes.map((index) => requests[index] as ClaimRequest);
-      const stored = await deps.claimTransactions.run(() => storeOneScope(deps, part));
+      const stored = await deps.claimTransactions(() => storeOneScope(deps, part));
       indexes.forEach((index, i) => {
         outcomes[index] = stored[i] as Outcome;
       });

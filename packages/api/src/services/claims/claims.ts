@@ -11,25 +11,50 @@
  *   which holds the row lock only until the commit. The contract is the final guard.
  * - POST answers once the claim is minted and indexed, with the pending claim after
  *   CONFIRM_TIMEOUT_MS, or 422 `claim_failed` when the chain refused it.
- * - The holder shown follows on-chain transfers (`services/reads.ts`); the `holder_id` filter
- *   selects claims by the user who claimed.
+ * - The holder shown follows on-chain transfers; the `holder_id` filter selects claims by the
+ *   user who claimed.
+ *
+ * What the chain says of a claim's token (its holder after transfers, edition, transaction) is
+ * kept in the API's own rows, so a page is read from one database: the edition is stored when the
+ * relayer confirms the claim from the indexer, the holder after transfers by the transfer
+ * follower. Only a claim confirmed before the API stored editions still asks the indexer.
  */
 
-import { findClaim, listClaims } from "../../db/claims.ts";
+import { getAddress } from "viem";
+import {
+  type ClaimWithOrganization,
+  findClaim,
+  listClaims,
+  usersByWallet,
+} from "../../db/claims.ts";
+import type { ListQuery, Page } from "../../db/driver/recordReads.ts";
 import type { IdempotentWrite } from "../../db/idempotencyKeys.ts";
-import type { RouteDeps } from "../../deps.ts";
+import type { AppDeps, RouteDeps } from "../../deps.ts";
 import type { Scope } from "../../domain/auth.ts";
 import { chainNotConfigured, claimFailed, notFound } from "../../errorCatalogue.ts";
 import type { CreateClaimBody } from "../../schemas/claims.ts";
 import type { z } from "../../schemas/zod.ts";
-import { reads, viewOf, withChainFacts } from "../reads.ts";
 import type { ClaimView } from "../views.ts";
 import { submitClaim } from "./claimGroups.ts";
 
 type ClaimInput = z.output<typeof CreateClaimBody>;
 
-const claimReads = reads("claim", { list: listClaims, find: findClaim }, withChainFacts);
-export const { list, get } = claimReads;
+/** A page of the claims the scope sees. */
+export async function list(
+  deps: RouteDeps,
+  scope: Scope,
+  query: ListQuery,
+): Promise<Page<ClaimView>> {
+  const page = await listClaims(deps.db, scope, query);
+  return { ...page, rows: await withChainFacts(deps, page.rows) };
+}
+
+/** The claim `id`, 404 when the scope does not see it. */
+export async function get(deps: RouteDeps, scope: Scope, id: string): Promise<ClaimView> {
+  const row = await findClaim(deps.db, id, scope);
+  if (!row) throw notFound("claim", id);
+  return viewOfClaim(deps, row);
+}
 
 /**
  * Stores the claim (with the others arriving beside it: claimGroups.ts), wakes the
@@ -61,5 +86,84 @@ export async function settle(deps: RouteDeps, scope: Scope, id: string): Promise
   if (current.claim.status === "failed") {
     throw claimFailed(current.claim.id, current.claim.failureReason ?? "reverted");
   }
-  return viewOf(deps, current, withChainFacts);
+  return viewOfClaim(deps, current);
+}
+
+async function viewOfClaim(deps: AppDeps, row: ClaimWithOrganization): Promise<ClaimView> {
+  const [view] = await withChainFacts(deps, [row]);
+  if (view === undefined) throw new Error("enriching a claim answered nothing");
+  return view;
+}
+
+/** The held-by address when the token has left the address it was minted to. */
+const movedTo = (holder: string | null, mintedTo: string) =>
+  holder && holder.toLowerCase() !== mintedTo.toLowerCase() ? holder : undefined;
+
+export async function withChainFacts(
+  deps: AppDeps,
+  rows: ClaimWithOrganization[],
+): Promise<ClaimView[]> {
+  const legacy = await legacyFacts(deps, rows);
+  const holderOf = (row: ClaimWithOrganization) =>
+    legacy.get(row.claim.id)?.holder ?? row.claim.heldBy;
+  const moved = rows.filter((row) => movedTo(holderOf(row), row.claim.mintedTo));
+  // `orgId:lowercase address` -> the organization's user holding a token after a transfer.
+  const usersByAddress = new Map<string, string>();
+  if (moved.length > 0) {
+    const holders = await usersByWallet(
+      deps.db,
+      [...new Set(moved.map((row) => row.organizationId))],
+      moved.map((row) => holderOf(row) ?? ""),
+    );
+    // A linked wallet counts for its user unless another user holds that address as their own.
+    for (const user of holders) {
+      const linked =
+        user.linkedWallet && `${user.organizationId}:${user.linkedWallet.toLowerCase()}`;
+      if (linked && !usersByAddress.has(linked)) usersByAddress.set(linked, user.id);
+    }
+    for (const user of holders) {
+      usersByAddress.set(`${user.organizationId}:${user.walletAddress.toLowerCase()}`, user.id);
+    }
+  }
+  return rows.map((row) => {
+    const { claim } = row;
+    const newHolder = movedTo(holderOf(row), claim.mintedTo);
+    const indexed = legacy.get(claim.id);
+    return {
+      row: claim,
+      holderAddress: newHolder ?? claim.mintedTo,
+      holderId: newHolder
+        ? (usersByAddress.get(`${row.organizationId}:${newHolder.toLowerCase()}`) ?? null)
+        : claim.holderId,
+      edition: indexed?.edition ?? claim.edition,
+      transactionHash: indexed?.transactionHash ?? claim.transactionHash,
+    };
+  });
+}
+
+/** A claim confirmed before editions were stored: its edition is the indexer's. */
+const confirmedBeforeEditions = (row: ClaimWithOrganization) =>
+  row.claim.status === "confirmed" && row.claim.edition === null;
+
+/**
+ * The indexer's facts of claims confirmed before editions were stored (their edition is null):
+ * none for claims confirmed since. When the indexer does not answer, they show as minted.
+ */
+async function legacyFacts(deps: AppDeps, rows: ClaimWithOrganization[]) {
+  const facts = new Map<string, { holder: string; edition: number; transactionHash: string }>();
+  const indexer = deps.chain?.indexer;
+  const ids = rows.filter(confirmedBeforeEditions).map((row) => row.claim.id);
+  if (ids.length === 0 || !indexer) return facts;
+  try {
+    for (const [id, chain] of await indexer.claimsByIds(ids)) {
+      facts.set(id, {
+        holder: getAddress(chain.holder),
+        edition: Number(chain.edition),
+        transactionHash: chain.transactionHash,
+      });
+    }
+  } catch (error) {
+    deps.logger.warn({ err: (error as Error).message }, "indexer unavailable; holders as minted");
+  }
+  return facts;
 }
