@@ -15,9 +15,10 @@
  *   user who claimed.
  *
  * What the chain says of a claim's token (its holder after transfers, edition, transaction) is
- * kept in the API's own rows, so a page is read from one database: the edition is stored when the
- * relayer confirms the claim from the indexer, the holder after transfers by the transfer
- * follower. Only a claim confirmed before the API stored editions still asks the indexer.
+ * kept in the API's own rows (a projection), so a page is read from one database: the edition is
+ * stored when the relayer confirms the claim from the indexer, the holder after transfers by the
+ * transfer follower. Only a claim confirmed before the API stored editions still asks the
+ * indexer.
  */
 
 import { getAddress } from "viem";
