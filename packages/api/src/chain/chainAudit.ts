@@ -69,7 +69,7 @@ export async function auditChain(ctx: RelayerContext, options: AuditOptions): Pr
     lostCollectibles.map((row) => row.id),
     lostClaims.map((row) => row.id),
   );
-  ctx.changed();
+  ctx.statusWaiter.statusesChanged();
   // The chain forgot transactions too: the relayer's next nonce is the chain's again.
   ctx.nonce = undefined;
   ctx.needsReconcile = true;

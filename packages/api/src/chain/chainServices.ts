@@ -59,7 +59,7 @@ export function startChainServices(
     logger,
     batchSize: env.RELAYER_BATCH_SIZE,
     maxInFlight: env.RELAYER_MAX_IN_FLIGHT,
-    onChange: () => statusWaiter.statusesChanged(),
+    statusWaiter,
     audit: {
       deployment,
       objects: env.CHAIN_AUDIT,

@@ -201,7 +201,7 @@ async function batchReverted(ctx: RelayerContext, batch: ClaimIntent[], call: Cl
 async function claimRefused(ctx: RelayerContext, row: ClaimIntent, reason: string) {
   ctx.logger.warn({ claim: row.id, reason }, "claim refused by chain");
   await markClaimFailed(ctx.db, row.id, reason);
-  ctx.changed();
+  ctx.statusWaiter.statusesChanged();
 }
 
 function batchCall(batch: ClaimIntent[]): ClaimBatchCall {

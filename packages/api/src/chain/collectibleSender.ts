@@ -55,7 +55,7 @@ async function collectibleRefusedWith(ctx: RelayerContext, row: CollectibleInten
     ctx.logger.warn({ collectible: row.id, reason }, "collectible refused by chain");
     await markCollectibleFailed(ctx.db, row.id, reason);
   }
-  ctx.changed();
+  ctx.statusWaiter.statusesChanged();
 }
 
 function createCall(row: CollectibleIntent): ContractCall {

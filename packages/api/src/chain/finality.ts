@@ -76,8 +76,8 @@ export async function followFinality(
   const reorg = replaced.length > 0 ? await takeBackReplaced(ctx, replaced) : undefined;
 
   const finalized = await chain.finalizedBlock(depth);
-  if ((await finalizeUpTo(db, finalized)) > 0) ctx.changed();
-  if (await takeBackDroppedMoves(ctx, finalized)) ctx.changed();
+  if ((await finalizeUpTo(db, finalized)) > 0) ctx.statusWaiter.statusesChanged();
+  if (await takeBackDroppedMoves(ctx, finalized)) ctx.statusWaiter.statusesChanged();
   return reorg;
 }
 
@@ -123,7 +123,7 @@ async function takeBackReplaced(
     onChain: await chain.isClaimed(row.collectibleId, row.id),
   }));
   await takeBack(db, { collectibles, claims }, head);
-  ctx.changed();
+  ctx.statusWaiter.statusesChanged();
   // The reorg may have dropped the relayer's own transactions: its nonce is the chain's again,
   // and what it considered sent is looked for on the chain before anything is sent.
   ctx.nonce = undefined;

@@ -38,5 +38,5 @@ export async function reconcile(ctx: RelayerContext): Promise<void> {
     { alreadyOnChain: found, waiting: pending.length - found },
     "relayer reconciled pending intents with the chain",
   );
-  if (found > 0) ctx.changed();
+  if (found > 0) ctx.statusWaiter.statusesChanged();
 }

@@ -18,7 +18,7 @@ import { type IndexerReader, IndexerUnavailableError } from "@collectibles/index
 import { BaseError } from "viem";
 import { minedPendingBlock } from "../db/chainIntents.ts";
 import type { DatabaseHandle, SessionLock } from "../db/driver/client.ts";
-import type { ReorgSeen } from "../deps.ts";
+import type { ReorgSeen, StatusWaiter } from "../deps.ts";
 import type { Logger } from "../logger.ts";
 import { confirmMinedUpTo } from "../services/chainOutcomes.ts";
 import { type AuditOptions, auditChain, ChainMismatchError } from "./chainAudit.ts";
@@ -39,8 +39,8 @@ export interface RelayerOptions {
   logger: Logger;
   batchSize: number;
   maxInFlight: number;
-  /** Called whenever rows change state (wakes waiting requests). */
-  onChange?: () => void;
+  /** Told whenever rows change state, so that waiting requests look at once. */
+  statusWaiter: Pick<StatusWaiter, "statusesChanged">;
   /** Checked before the first send; without it the relayer trusts the chain. */
   audit?: AuditOptions;
   /** Blocks below the head that are final on a chain without a `finalized` tag. */
@@ -117,7 +117,7 @@ export class Relayer {
       nonce: undefined,
       needsReconcile: true,
       needsAudit: false,
-      changed: () => options.onChange?.(),
+      statusWaiter: options.statusWaiter,
     };
   }
 
@@ -292,7 +292,7 @@ export class Relayer {
     }
     this.fruitlessConfirm =
       changed > 0 ? null : { bounds, at: performance.now(), times: (fruitless?.times ?? 0) + 1 };
-    if (changed > 0) this.ctx.changed();
+    if (changed > 0) this.ctx.statusWaiter.statusesChanged();
     // Still waiting for the indexer: wait a little rather than spin.
     return changed > 0;
   }

@@ -1,8 +1,10 @@
 /**
  * What the relayer's parts share: the database and chain, the nonce of the next transaction, and
- * the two signals they raise (statuses changed; the chain must be reconciled before sending).
+ * the two signals they raise (statuses changed, to the status waiter; the chain must be reconciled
+ * before sending).
  */
 import type { Database } from "../db/driver/client.ts";
+import type { StatusWaiter } from "../deps.ts";
 import type { Logger } from "../logger.ts";
 import type { ChainClient } from "./chainClient.ts";
 import type { ContractCall, MinedTransaction, Payment } from "./contractCalls.ts";
@@ -21,8 +23,8 @@ export interface RelayerContext {
   needsReconcile: boolean;
   /** The chain contradicts what was recorded as mined: audit every object before sending. */
   needsAudit: boolean;
-  /** Rows changed state (wakes requests waiting for them). */
-  changed(): void;
+  /** Told when rows change state: requests waiting for them look at once. */
+  statusWaiter: Pick<StatusWaiter, "statusesChanged">;
 }
 
 /** One transaction to send, and what to record once it is mined or reverted. */
@@ -72,6 +74,6 @@ export async function dispatch(ctx: RelayerContext, jobs: Job[]): Promise<void> 
     if (result.value.status === "success") await job.onMined(result.value);
     else await job.onReverted(result.value);
   }
-  if (sent.length > 0) ctx.changed();
+  if (sent.length > 0) ctx.statusWaiter.statusesChanged();
   if (failure) throw failure;
 }
