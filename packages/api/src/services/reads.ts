@@ -1,8 +1,8 @@
 /**
  * The reads organizations, users and collectibles answer the same way: a page of the list and
  * one record by id (404 when the key may not see it), each row turned into what is presented
- * (`enrich`). Claims read their own way (services/claims/claims.ts): their view joins what the
- * chain says of each token.
+ * (`enrich`). Claims list and get with functions of their own (services/claims/claims.ts), so a
+ * reader goes from the route straight to the claims' query; they share `viewOf`.
  */
 
 import type { Queryable } from "../db/driver/client.ts";

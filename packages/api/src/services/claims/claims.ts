@@ -35,6 +35,7 @@ import type { Scope } from "../../domain/auth.ts";
 import { chainNotConfigured, claimFailed, notFound } from "../../errorCatalogue.ts";
 import type { CreateClaimBody } from "../../schemas/claims.ts";
 import type { z } from "../../schemas/zod.ts";
+import { viewOf } from "../reads.ts";
 import type { ClaimView } from "../views.ts";
 import { submitClaim } from "./claimGroups.ts";
 
@@ -54,7 +55,7 @@ export async function list(
 export async function get(deps: RouteDeps, scope: Scope, id: string): Promise<ClaimView> {
   const row = await findClaim(deps.db, id, scope);
   if (!row) throw notFound("claim", id);
-  return viewOfClaim(deps, row);
+  return viewOf(deps, row, withChainFacts);
 }
 
 /**
@@ -87,13 +88,7 @@ export async function settle(deps: RouteDeps, scope: Scope, id: string): Promise
   if (current.claim.status === "failed") {
     throw claimFailed(current.claim.id, current.claim.failureReason ?? "reverted");
   }
-  return viewOfClaim(deps, current);
-}
-
-async function viewOfClaim(deps: AppDeps, row: ClaimWithOrganization): Promise<ClaimView> {
-  const [view] = await withChainFacts(deps, [row]);
-  if (view === undefined) throw new Error("enriching a claim answered nothing");
-  return view;
+  return viewOf(deps, current, withChainFacts);
 }
 
 /** The held-by address when the token has left the address it was minted to. */
