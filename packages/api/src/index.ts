@@ -113,9 +113,8 @@ try {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, "stopping");
-    housekeeping.stop();
     server.close(() => {
-      Promise.all([webhookSender.stop(), chain?.stop(), stopListening()])
+      Promise.all([housekeeping.stop(), webhookSender.stop(), chain?.stop(), stopListening()])
         .catch(() => {})
         .then(() => database.close())
         .finally(() => process.exit(0));

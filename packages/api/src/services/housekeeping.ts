@@ -8,6 +8,7 @@ import type { Database } from "../db/driver/client.ts";
 import { deleteExpiredIdempotencyKeys } from "../db/idempotencyKeys.ts";
 import { foldUserCountChanges } from "../db/users.ts";
 import type { Env } from "../env.ts";
+import { pollLoop } from "../lib/pollLoop.ts";
 import type { Logger } from "../logger.ts";
 
 const EVERY_MS = 15 * 60_000;
@@ -18,7 +19,7 @@ export function startHousekeeping(
   db: Database,
   config: Pick<Env, "IDEMPOTENCY_TTL_HOURS">,
   logger: Logger,
-): { stop(): void } {
+): { stop(): Promise<void> } {
   const clean = async () => {
     try {
       const deleted = await deleteExpiredIdempotencyKeys(
@@ -30,29 +31,24 @@ export function startHousekeeping(
       logger.warn({ err: (error as Error).message }, "could not delete expired Idempotency-Keys");
     }
   };
-  // The next fold is planned once the last has ended: a database that does not answer gets one
-  // at a time, not a queue of them.
-  let foldTimer: NodeJS.Timeout | undefined;
-  let stopped = false;
-  const fold = async () => {
-    try {
+  // The next fold starts once the last has ended: a database that does not answer gets one at a
+  // time, not a queue of them.
+  const folds = pollLoop(
+    async () => {
       await foldUserCountChanges(db);
-    } catch (error) {
-      logger.warn({ err: (error as Error).message }, "could not fold the user count's changes");
-    }
-    if (stopped) return;
-    foldTimer = setTimeout(fold, FOLD_EVERY_MS);
-    foldTimer.unref();
-  };
+      return false;
+    },
+    FOLD_EVERY_MS,
+    (error) => logger.warn({ err: error.message }, "could not fold the user count's changes"),
+  );
   void clean();
-  void fold();
   const cleanTimer = setInterval(clean, EVERY_MS);
   cleanTimer.unref();
   return {
-    stop() {
-      stopped = true;
+    /** Resolves once a fold under way has ended, so the database can be closed after it. */
+    async stop() {
       clearInterval(cleanTimer);
-      clearTimeout(foldTimer);
+      await folds.stop();
     },
   };
 }
