@@ -20,27 +20,42 @@ export interface ClaimWithOrganization {
 /** A claim as a page reads it. */
 type ListedClaim = { claim: Shown<ClaimRow>; organizationId: string };
 
-/**
- * The claim `id` if the scope sees it. Every POST /claims answers with it, so its query is
- * prepared once per database (and scoped or not): PostgreSQL planned it on every call, 0.19 ms
- * of its 0.21 ms.
- */
+/** The claim `id` if the scope sees it. */
 export async function findClaim(
   q: Queryable,
   id: string,
   scope: Scope,
 ): Promise<ClaimWithOrganization | undefined> {
+  const [row] = await findClaims(q, [id], scope);
+  return row;
+}
+
+/**
+ * The claims of these ids the scope sees, in no particular order. Every POST /claims answers
+ * with its claim read here, so the query is prepared once per database (and scoped or not), the
+ * ids given as one array: PostgreSQL planned it on every call, 0.19 ms of its 0.21 ms.
+ */
+export async function findClaims(
+  q: Queryable,
+  ids: string[],
+  scope: Scope,
+): Promise<ClaimWithOrganization[]> {
+  if (ids.length === 0) return [];
   const scoped = scope.organizationId !== null;
-  const find = preparedOnce(q, scoped ? "claim_by_id_scoped" : "claim_by_id", (name) =>
+  const find = preparedOnce(q, scoped ? "claims_by_ids_scoped" : "claims_by_ids", (name) =>
     q
       .select({ claim: claims, organizationId: collectibles.organizationId })
       .from(claims)
       .innerJoin(collectibles, eq(collectibles.id, claims.collectibleId))
-      .where(and(eq(claims.id, sql.placeholder("id")), visibleCollectible(preparedScope(scoped))))
+      .where(
+        and(
+          sql`${claims.id} = any(${sql.placeholder("ids")}::uuid[])`,
+          visibleCollectible(preparedScope(scoped)),
+        ),
+      )
       .prepare(name),
   );
-  const [row] = await find.execute({ id, scope: scope.organizationId });
-  return row;
+  return find.execute({ ids, scope: scope.organizationId });
 }
 
 /**

@@ -87,23 +87,37 @@ export function unpresentedEvents(q: Queryable, limit: number): Promise<EventRow
     .limit(limit);
 }
 
-/** Keeps what the event's object looked like; the first presentation stays. Answers the kept one. */
-export async function setEventData(
+/**
+ * Keeps what each event's object looked like, by event position; where another reader presented
+ * an event first, its presentation stays. Answers the data kept, by position.
+ */
+export async function setEventsData(
   q: Queryable,
-  position: number,
-  data: unknown,
-): Promise<unknown> {
-  const [set] = await q
+  dataAt: Map<number, unknown>,
+): Promise<Map<number, unknown>> {
+  if (dataAt.size === 0) return new Map();
+  const given = sql.join(
+    [...dataAt].map(
+      ([position, data]) => sql`(${position}::bigint, ${JSON.stringify(data ?? null)}::jsonb)`,
+    ),
+    sql`, `,
+  );
+  const set = await q
     .update(events)
-    .set({ data: data ?? sql`'null'::jsonb` })
-    .where(and(eq(events.position, position), isNull(events.data)))
-    .returning({ data: events.data });
-  if (set) return set.data;
-  const [kept] = await q
-    .select({ data: events.data })
-    .from(events)
-    .where(eq(events.position, position));
-  return kept?.data ?? null;
+    .set({ data: sql`given.data` })
+    .from(sql`(values ${given}) as given(position, data)`)
+    .where(and(sql`${events.position} = given.position`, isNull(events.data)))
+    .returning({ position: events.position, data: events.data });
+  const kept = new Map(set.map((row) => [row.position, row.data]));
+  const presentedBefore = [...dataAt.keys()].filter((position) => !kept.has(position));
+  if (presentedBefore.length > 0) {
+    const rows = await q
+      .select({ position: events.position, data: events.data })
+      .from(events)
+      .where(inArray(events.position, presentedBefore));
+    for (const row of rows) kept.set(row.position, row.data);
+  }
+  return kept;
 }
 
 /** The events after `position` the scope sees, in position order. */

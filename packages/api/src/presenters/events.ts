@@ -5,10 +5,9 @@
  */
 
 import type { EventRow } from "../db/events.ts";
-import { eventsAfter, setEventData, unpresentedEvents } from "../db/events.ts";
+import { eventsAfter, setEventsData, unpresentedEvents } from "../db/events.ts";
 import type { RouteDeps } from "../deps.ts";
 import type { Scope } from "../domain/auth.ts";
-import { NotFoundError } from "../errors.ts";
 import { encodeEventCursor } from "../schemas/common.ts";
 import type { Event } from "../schemas/events.ts";
 import type { z } from "../schemas/zod.ts";
@@ -19,34 +18,44 @@ import { presentClaim, presentCollectible, presentContext, presentUser } from ".
 
 const EVERYTHING: Scope = { organizationId: null };
 
-/** The event's object as GET answers it now; null when it is gone. */
-async function currentObject(deps: RouteDeps, event: EventRow): Promise<unknown> {
+/**
+ * The objects of these events as GET answers them now, by event position; null for one that is
+ * gone. Each kind of object is read in one query: a burst confirms thousands of claims at once.
+ */
+async function currentObjects(deps: RouteDeps, rows: EventRow[]): Promise<Map<number, unknown>> {
   const ctx = presentContext(deps, deps.baseUrl());
-  try {
-    if (event.type.startsWith("claim.")) {
-      return presentClaim(await claims.get(deps, EVERYTHING, event.objectId), ctx);
-    }
-    if (event.type.startsWith("user.")) {
-      return presentUser(await users.get(deps, EVERYTHING, event.objectId), ctx);
-    }
-    return presentCollectible(await collectibles.get(deps, EVERYTHING, event.objectId), ctx);
-  } catch (error) {
-    if (error instanceof NotFoundError) return null;
-    throw error;
-  }
+  const idsOf = (kind: string) => [
+    ...new Set(rows.filter((row) => kindOf(row) === kind).map((row) => row.objectId)),
+  ];
+  const claimViews = await claims.getMany(deps, EVERYTHING, idsOf("claim"));
+  const userViews = await users.getMany(deps, EVERYTHING, idsOf("user"));
+  const collectibleViews = await collectibles.getMany(deps, EVERYTHING, idsOf("collectible"));
+  const objectOf = (row: EventRow): unknown => {
+    const id = row.objectId;
+    const kind = kindOf(row);
+    if (kind === "claim") return mapped(claimViews.get(id), (view) => presentClaim(view, ctx));
+    if (kind === "user") return mapped(userViews.get(id), (view) => presentUser(view, ctx));
+    return mapped(collectibleViews.get(id), (view) => presentCollectible(view, ctx));
+  };
+  return new Map(rows.map((row) => [row.position, objectOf(row)]));
 }
 
-/** Gives `data` to the event if it has none yet; answers the data kept. */
-async function presented(deps: RouteDeps, event: EventRow): Promise<unknown> {
-  if (event.data !== null) return event.data;
-  const data = await currentObject(deps, event);
-  return setEventData(deps.db, event.position, data);
+const kindOf = (row: EventRow) => row.type.slice(0, row.type.indexOf("."));
+
+const mapped = <T>(view: T | undefined, present: (view: T) => unknown) =>
+  view === undefined ? null : present(view);
+
+/** Each event's data, given now to those that have none yet, by position. */
+async function presented(deps: RouteDeps, rows: EventRow[]): Promise<Map<number, unknown>> {
+  const unpresented = rows.filter((row) => row.data === null);
+  const kept = await setEventsData(deps.db, await currentObjects(deps, unpresented));
+  return new Map(rows.map((row) => [row.position, row.data ?? kept.get(row.position) ?? null]));
 }
 
 /** Presents the events that have no data yet, oldest first; answers how many. */
 export async function presentNewEvents(deps: RouteDeps, limit = 100): Promise<number> {
   const rows = await unpresentedEvents(deps.db, limit);
-  for (const row of rows) await presented(deps, row);
+  await presented(deps, rows);
   return rows.length;
 }
 
@@ -67,8 +76,8 @@ export function eventBody(
 /** The events after `after` (a position) that the scope sees, and where the next read starts. */
 export async function readFeed(deps: RouteDeps, scope: Scope, after: number, limit: number) {
   const rows = await eventsAfter(deps.db, scope, after, limit);
-  const data = [];
-  for (const row of rows) data.push(eventBody(row, await presented(deps, row)));
+  const dataAt = await presented(deps, rows);
+  const data = rows.map((row) => eventBody(row, dataAt.get(row.position)));
   const last = rows.at(-1)?.position ?? after;
   return { data, next_cursor: encodeEventCursor(last) };
 }

@@ -16,6 +16,7 @@ import { deactivateRecord, insertRecord, updateRecord } from "../db/driver/recor
 import type { IdempotentWrite } from "../db/idempotencyKeys.ts";
 import {
   findOrganization,
+  findOrganizations,
   isSelfOrAncestor,
   listOrganizations,
   lockOrganizationTree,
@@ -47,7 +48,7 @@ type Files = Partial<Record<string, Buffer>>;
 
 const organizationReads = reads(
   "organization",
-  { list: listOrganizations, find: findOrganization },
+  { list: listOrganizations, find: findOrganization, findMany: findOrganizations },
   async (_deps: RouteDeps, rows: Presentable<OrganizationRow>[]) => rows.map((row) => ({ row })),
 );
 export const { list, get } = organizationReads;

@@ -25,6 +25,7 @@ import { getAddress } from "viem";
 import {
   type ClaimWithOrganization,
   findClaim,
+  findClaims,
   listClaims,
   usersByWallet,
 } from "../../db/claims.ts";
@@ -35,7 +36,7 @@ import type { Scope } from "../../domain/auth.ts";
 import { chainNotConfigured, claimFailed, notFound } from "../../errorCatalogue.ts";
 import type { CreateClaimBody } from "../../schemas/claims.ts";
 import type { z } from "../../schemas/zod.ts";
-import { viewOf } from "../reads.ts";
+import { byId, viewOf } from "../reads.ts";
 import type { ClaimView } from "../views.ts";
 import { submitClaim } from "./claimGroups.ts";
 
@@ -56,6 +57,16 @@ export async function get(deps: RouteDeps, scope: Scope, id: string): Promise<Cl
   const row = await findClaim(deps.db, id, scope);
   if (!row) throw notFound("claim", id);
   return viewOf(deps, row, withChainFacts);
+}
+
+/** The views of the claims the scope sees among `ids`, by id. */
+export async function getMany(
+  deps: RouteDeps,
+  scope: Scope,
+  ids: string[],
+): Promise<Map<string, ClaimView>> {
+  const rows = await findClaims(deps.db, ids, scope);
+  return byId(rows, await withChainFacts(deps, rows), (row) => row.claim.id);
 }
 
 /**
