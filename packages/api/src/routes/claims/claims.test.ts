@@ -192,3 +192,51 @@ describe("a burst of claims over HTTP", { timeout: TIMEOUT }, () => {
     expect(await claimedOnChain(stack, wide.id)).toBe(1n);
   });
 });
+
+describe("claims answered together", { timeout: TIMEOUT }, () => {
+  // Claims stored together are read back together, in one query per key's scope.
+  it("answers each of concurrent claims by keys of two organizations with its own claim, confirmed", async () => {
+    const tenants = [];
+    for (const name of ["Tenant one", "Tenant two"]) {
+      const made = await t.call("POST", "/organizations", { json: { name } });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      const organizationId: string = made.body.data.id;
+      const key = await t.createKey(organizationId);
+      const collectible = await t.call("POST", "/collectibles", {
+        key,
+        json: { organization_id: organizationId, name, total_count: 10 },
+      });
+      expect(collectible.status, JSON.stringify(collectible.body)).toBe(201);
+      tenants.push({ key, collectibleId: collectible.body.data.id as string });
+    }
+    const asked = tenants.flatMap(({ key, collectibleId }, tenant) =>
+      Array.from({ length: 5 }, (_, i) => ({
+        key,
+        collectibleId,
+        email: `t${tenant}-${i}@a.example`,
+      })),
+    );
+    const answers = await Promise.all(
+      asked.map(({ key, collectibleId, email }) =>
+        t.call("POST", "/claims", { key, json: { collectible_id: collectibleId, email } }),
+      ),
+    );
+    answers.forEach((answer, i) => {
+      expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+      expect(answer.body.data).toMatchObject({
+        collectible_id: asked[i]?.collectibleId,
+        status: "confirmed",
+      });
+    });
+    for (const [i, answer] of answers.entries()) {
+      const holder = await t.call("GET", `/users/${answer.body.data.claimed_by_id}`);
+      expect(holder.body.data.email).toBe(asked[i]?.email);
+    }
+    // Each key reads its own claims back, and not the other organization's.
+    const [first, second] = tenants;
+    const mine = await t.call("GET", `/claims/${answers[0]?.body.data.id}`, { key: first?.key });
+    expect(mine.status).toBe(200);
+    const theirs = await t.call("GET", `/claims/${answers[0]?.body.data.id}`, { key: second?.key });
+    expect(theirs.status).toBe(404);
+  });
+});

@@ -34,6 +34,7 @@ import type { IdempotentWrite } from "../../db/idempotencyKeys.ts";
 import type { AppDeps, RouteDeps } from "../../deps.ts";
 import type { Scope } from "../../domain/auth.ts";
 import { chainNotConfigured, claimFailed, notFound } from "../../errorCatalogue.ts";
+import { GroupQueue, type Settled } from "../../lib/groupQueue.ts";
 import type { CreateClaimBody } from "../../schemas/claims.ts";
 import type { z } from "../../schemas/zod.ts";
 import { byId, viewOf } from "../reads.ts";
@@ -94,12 +95,58 @@ export async function create(
  */
 export async function settle(deps: RouteDeps, scope: Scope, id: string): Promise<ClaimView> {
   await deps.chain?.statusWaiter.waitForFinal("claim", id, deps.config.CONFIRM_TIMEOUT_MS);
-  const current = await findClaim(deps.db, id, scope);
+  const current = await readBack(deps, scope, id);
   if (!current) throw notFound("claim", id);
   if (current.claim.status === "failed") {
     throw claimFailed(current.claim.id, current.claim.failureReason ?? "reverted");
   }
   return viewOf(deps, current, withChainFacts);
+}
+
+/** Each app's queue of claims to read back (tests build several apps in one process). */
+const readBacks = new WeakMap<RouteDeps, GroupQueue<ReadBack, ClaimWithOrganization | undefined>>();
+
+interface ReadBack {
+  scope: Scope;
+  id: string;
+}
+
+/**
+ * The claim `id` as it is now. Claims are stored and confirmed in groups, so their requests ask
+ * for them back together: those that ask while a read runs are read next, in one query per scope.
+ */
+function readBack(
+  deps: RouteDeps,
+  scope: Scope,
+  id: string,
+): Promise<ClaimWithOrganization | undefined> {
+  let queue = readBacks.get(deps);
+  if (!queue) {
+    queue = new GroupQueue((asked) => readTogether(deps, asked), READ_BACK_GROUP_SIZE);
+    readBacks.set(deps, queue);
+  }
+  return queue.submit({ scope, id });
+}
+
+/** Claims read back in one query at most: as many as one claim group stores. */
+const READ_BACK_GROUP_SIZE = 100;
+
+async function readTogether(
+  deps: RouteDeps,
+  asked: ReadBack[],
+): Promise<Settled<ClaimWithOrganization | undefined>[]> {
+  const scopes = new Map(asked.map(({ scope }) => [scope.organizationId, scope]));
+  const found = new Map<string, ClaimWithOrganization>();
+  for (const [organizationId, scope] of scopes) {
+    const ids = asked.filter((a) => a.scope.organizationId === organizationId).map((a) => a.id);
+    for (const row of await findClaims(deps.db, ids, scope)) {
+      found.set(`${organizationId}:${row.claim.id}`, row);
+    }
+  }
+  return asked.map(({ scope, id }) => ({
+    ok: true,
+    value: found.get(`${scope.organizationId}:${id}`),
+  }));
 }
 
 /** The held-by address when the token has left the address it was minted to. */
