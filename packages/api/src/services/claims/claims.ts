@@ -21,6 +21,7 @@
  * indexer.
  */
 
+import DataLoader from "dataloader";
 import { getAddress } from "viem";
 import {
   type ClaimWithOrganization,
@@ -34,7 +35,6 @@ import type { IdempotentWrite } from "../../db/idempotencyKeys.ts";
 import type { AppDeps, RouteDeps } from "../../deps.ts";
 import type { Scope } from "../../domain/auth.ts";
 import { chainNotConfigured, claimFailed, notFound } from "../../errorCatalogue.ts";
-import { GroupQueue, type Settled } from "../../lib/groupQueue.ts";
 import type { CreateClaimBody } from "../../schemas/claims.ts";
 import type { z } from "../../schemas/zod.ts";
 import { byId, viewOf } from "../reads.ts";
@@ -103,38 +103,36 @@ export async function settle(deps: RouteDeps, scope: Scope, id: string): Promise
   return viewOf(deps, current, withChainFacts);
 }
 
-/** Each app's queue of claims to read back (tests build several apps in one process). */
-const readBacks = new WeakMap<RouteDeps, GroupQueue<ReadBack, ClaimWithOrganization | undefined>>();
+/**
+ * Each app's reader of claims just stored or settled (tests build several apps in one process).
+ * Claims are stored and confirmed in groups, so their requests ask for them back in the same
+ * turn of the event loop: DataLoader gathers the asks of one turn into one query per key's scope.
+ */
+const readers = new WeakMap<RouteDeps, DataLoader<ReadBack, ClaimWithOrganization | undefined>>();
 
 interface ReadBack {
   scope: Scope;
   id: string;
 }
 
-/**
- * The claim `id` as it is now. Claims are stored and confirmed in groups, so their requests ask
- * for them back together: those that ask while a read runs are read next, in one query per scope.
- */
+/** The claim `id` as it is now, read with the others asked for in the same turn. */
 function readBack(
   deps: RouteDeps,
   scope: Scope,
   id: string,
 ): Promise<ClaimWithOrganization | undefined> {
-  let queue = readBacks.get(deps);
-  if (!queue) {
-    queue = new GroupQueue((asked) => readTogether(deps, asked), READ_BACK_GROUP_SIZE);
-    readBacks.set(deps, queue);
+  let reader = readers.get(deps);
+  if (!reader) {
+    reader = new DataLoader((asked) => readTogether(deps, asked), { cache: false });
+    readers.set(deps, reader);
   }
-  return queue.submit({ scope, id });
+  return reader.load({ scope, id });
 }
-
-/** Claims read back in one query at most: as many as one claim group stores. */
-const READ_BACK_GROUP_SIZE = 100;
 
 async function readTogether(
   deps: RouteDeps,
-  asked: ReadBack[],
-): Promise<Settled<ClaimWithOrganization | undefined>[]> {
+  asked: readonly ReadBack[],
+): Promise<(ClaimWithOrganization | undefined)[]> {
   const scopes = new Map(asked.map(({ scope }) => [scope.organizationId, scope]));
   const found = new Map<string, ClaimWithOrganization>();
   for (const [organizationId, scope] of scopes) {
@@ -143,10 +141,7 @@ async function readTogether(
       found.set(`${organizationId}:${row.claim.id}`, row);
     }
   }
-  return asked.map(({ scope, id }) => ({
-    ok: true,
-    value: found.get(`${scope.organizationId}:${id}`),
-  }));
+  return asked.map(({ scope, id }) => found.get(`${scope.organizationId}:${id}`));
 }
 
 /** The held-by address when the token has left the address it was minted to. */
