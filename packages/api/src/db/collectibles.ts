@@ -3,7 +3,7 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Scope } from "../domain/auth.ts";
 import type { Transaction } from "./driver/client.ts";
-import { findManyOf, findOf, listOf } from "./driver/recordReads.ts";
+import { findOf, listOf } from "./driver/recordReads.ts";
 import { collectibles } from "./schema.ts";
 import { visibleCollectible } from "./scope.ts";
 
@@ -12,9 +12,6 @@ export type NewCollectible = typeof collectibles.$inferInsert;
 
 /** The collectible `id` if the scope may see it. */
 export const findCollectible = findOf(collectibles, visibleCollectible);
-
-/** The collectibles of these ids the scope sees. */
-export const findCollectibles = findManyOf(collectibles, visibleCollectible);
 
 /** A page of the collectibles the scope sees. */
 export const listCollectibles = listOf(collectibles, visibleCollectible, {

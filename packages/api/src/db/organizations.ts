@@ -4,7 +4,7 @@
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { type Queryable, rowsOf } from "./driver/client.ts";
-import { findManyOf, findOf, listOf } from "./driver/recordReads.ts";
+import { findOf, listOf } from "./driver/recordReads.ts";
 import { organizations, users } from "./schema.ts";
 import { visibleOrganization } from "./scope.ts";
 
@@ -13,9 +13,6 @@ export type NewOrganization = typeof organizations.$inferInsert;
 
 /** The active organization `id` if the scope may see it. */
 export const findOrganization = findOf(organizations, visibleOrganization);
-
-/** The active organizations of these ids the scope sees. */
-export const findOrganizations = findManyOf(organizations, visibleOrganization);
 
 /** A page of the organizations the scope sees. */
 export const listOrganizations = listOf(organizations, visibleOrganization, {

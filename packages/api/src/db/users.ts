@@ -4,7 +4,7 @@ import { and, eq, inArray, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { Scope } from "../domain/auth.ts";
 import { organizationUserCounts, userCountChanges } from "./countSchema.ts";
 import type { Queryable, Transaction } from "./driver/client.ts";
-import { findManyOf, findOf, listOf } from "./driver/recordReads.ts";
+import { findOf, listOf } from "./driver/recordReads.ts";
 import { organizations, users } from "./schema.ts";
 import { isSet, visibleOrganization } from "./scope.ts";
 import { nextWalletIndex } from "./walletIndexes.ts";
@@ -110,7 +110,13 @@ export async function findOrCreateUserByEmail(
 }
 
 /** The active users of these ids the scope sees. */
-export const findUsers = findManyOf(users, visible);
+export function findUsers(q: Queryable, ids: string[], scope: Scope): Promise<UserRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return q
+    .select()
+    .from(users)
+    .where(and(inArray(users.id, ids), visible(scope)));
+}
 
 /**
  * The active users with these (organization, email) pairs, emails compared case-insensitively.

@@ -8,42 +8,61 @@ import type { EventRow } from "../db/events.ts";
 import { eventsAfter, setEventsData, unpresentedEvents } from "../db/events.ts";
 import type { RouteDeps } from "../deps.ts";
 import type { Scope } from "../domain/auth.ts";
+import { NotFoundError } from "../errors.ts";
 import { encodeEventCursor } from "../schemas/common.ts";
 import type { Event } from "../schemas/events.ts";
 import type { z } from "../schemas/zod.ts";
 import * as claims from "../services/claims/claims.ts";
 import * as collectibles from "../services/collectibles.ts";
 import * as users from "../services/users.ts";
-import { presentClaim, presentCollectible, presentContext, presentUser } from "./resources.ts";
+import {
+  type PresentContext,
+  presentClaim,
+  presentCollectible,
+  presentContext,
+  presentUser,
+} from "./resources.ts";
 
 const EVERYTHING: Scope = { organizationId: null };
 
 /**
  * The objects of these events as GET answers them now, by event position; null for one that is
- * gone. Each kind of object is read in one query: a burst confirms thousands of claims at once.
+ * gone. Claims are read in one query: a burst confirms thousands at once. Users and collectibles
+ * change one at a time, and are read so.
  */
 async function currentObjects(deps: RouteDeps, rows: EventRow[]): Promise<Map<number, unknown>> {
   const ctx = presentContext(deps, deps.baseUrl());
-  const idsOf = (kind: string) => [
-    ...new Set(rows.filter((row) => kindOf(row) === kind).map((row) => row.objectId)),
-  ];
-  const claimViews = await claims.getMany(deps, EVERYTHING, idsOf("claim"));
-  const userViews = await users.getMany(deps, EVERYTHING, idsOf("user"));
-  const collectibleViews = await collectibles.getMany(deps, EVERYTHING, idsOf("collectible"));
-  const objectOf = (row: EventRow): unknown => {
-    const id = row.objectId;
-    const kind = kindOf(row);
-    if (kind === "claim") return mapped(claimViews.get(id), (view) => presentClaim(view, ctx));
-    if (kind === "user") return mapped(userViews.get(id), (view) => presentUser(view, ctx));
-    return mapped(collectibleViews.get(id), (view) => presentCollectible(view, ctx));
-  };
-  return new Map(rows.map((row) => [row.position, objectOf(row)]));
+  const isClaim = (row: EventRow) => row.type.startsWith("claim.");
+  const claimIds = [...new Set(rows.filter(isClaim).map((row) => row.objectId))];
+  const claimViews = await claims.getMany(deps, EVERYTHING, claimIds);
+  const objects = new Map<number, unknown>();
+  for (const row of rows) {
+    if (isClaim(row)) {
+      const view = claimViews.get(row.objectId);
+      objects.set(row.position, view ? presentClaim(view, ctx) : null);
+    } else {
+      objects.set(row.position, await currentObject(deps, row, ctx));
+    }
+  }
+  return objects;
 }
 
-const kindOf = (row: EventRow) => row.type.slice(0, row.type.indexOf("."));
-
-const mapped = <T>(view: T | undefined, present: (view: T) => unknown) =>
-  view === undefined ? null : present(view);
+/** A user's or a collectible's event's object as GET answers it now; null when it is gone. */
+async function currentObject(
+  deps: RouteDeps,
+  event: EventRow,
+  ctx: PresentContext,
+): Promise<unknown> {
+  try {
+    if (event.type.startsWith("user.")) {
+      return presentUser(await users.get(deps, EVERYTHING, event.objectId), ctx);
+    }
+    return presentCollectible(await collectibles.get(deps, EVERYTHING, event.objectId), ctx);
+  } catch (error) {
+    if (error instanceof NotFoundError) return null;
+    throw error;
+  }
+}
 
 /** Each event's data, given now to those that have none yet, by position. */
 async function presented(deps: RouteDeps, rows: EventRow[]): Promise<Map<number, unknown>> {

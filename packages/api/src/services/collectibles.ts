@@ -11,12 +11,7 @@
  */
 
 import { supplyCounts } from "../db/claims.ts";
-import {
-  type CollectibleRow,
-  findCollectible,
-  findCollectibles,
-  listCollectibles,
-} from "../db/collectibles.ts";
+import { type CollectibleRow, findCollectible, listCollectibles } from "../db/collectibles.ts";
 import type { Presentable } from "../db/driver/pageStatements.ts";
 import { insertRecord } from "../db/driver/recordWrites.ts";
 import type { IdempotentWrite } from "../db/idempotencyKeys.ts";
@@ -35,10 +30,10 @@ import { inTransaction } from "./writes.ts";
 
 const collectibleReads = reads(
   "collectible",
-  { list: listCollectibles, find: findCollectible, findMany: findCollectibles },
+  { list: listCollectibles, find: findCollectible },
   withClaimCounts,
 );
-export const { list, get, getMany } = collectibleReads;
+export const { list, get } = collectibleReads;
 
 /** Stores the collectible, wakes the relayer, and waits (bounded) for it to become final. */
 export async function create(

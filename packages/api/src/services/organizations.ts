@@ -16,7 +16,6 @@ import { deactivateRecord, insertRecord, updateRecord } from "../db/driver/recor
 import type { IdempotentWrite } from "../db/idempotencyKeys.ts";
 import {
   findOrganization,
-  findOrganizations,
   isSelfOrAncestor,
   listOrganizations,
   lockOrganizationTree,
@@ -48,7 +47,7 @@ type Files = Partial<Record<string, Buffer>>;
 
 const organizationReads = reads(
   "organization",
-  { list: listOrganizations, find: findOrganization, findMany: findOrganizations },
+  { list: listOrganizations, find: findOrganization },
   async (_deps: RouteDeps, rows: Presentable<OrganizationRow>[]) => rows.map((row) => ({ row })),
 );
 export const { list, get } = organizationReads;

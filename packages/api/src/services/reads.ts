@@ -1,7 +1,7 @@
 /**
- * The reads organizations, users and collectibles answer the same way: a page of the list, one
- * record by id (404 when the key may not see it) and several by id (for the events that name
- * them), each row turned into what is presented (`enrich`). Claims list and get with functions of their own (services/claims/claims.ts), so a
+ * The reads organizations, users and collectibles answer the same way: a page of the list and
+ * one record by id (404 when the key may not see it), each row turned into what is presented
+ * (`enrich`). Claims list and get with functions of their own (services/claims/claims.ts), so a
  * reader goes from the route straight to the claims' query; they share `viewOf`.
  */
 
@@ -13,12 +13,11 @@ import { notFound } from "../errorCatalogue.ts";
 
 type Kind = Parameters<typeof notFound>[0];
 
-export function reads<Row extends { id: string }, View>(
+export function reads<Row, View>(
   kind: Kind,
   db: {
     list(q: Queryable, scope: Scope, query: ListQuery): Promise<Page<Row>>;
     find(q: Queryable, id: string, scope: Scope): Promise<Row | undefined>;
-    findMany(q: Queryable, ids: string[], scope: Scope): Promise<Row[]>;
   },
   enrich: (deps: RouteDeps, rows: Row[]) => Promise<View[]>,
 ) {
@@ -32,21 +31,7 @@ export function reads<Row extends { id: string }, View>(
       if (!row) throw notFound(kind, id);
       return viewOf(deps, row, enrich);
     },
-    /** The views of the records the scope sees among `ids`, by id. */
-    async getMany(deps: RouteDeps, scope: Scope, ids: string[]): Promise<Map<string, View>> {
-      const rows = await db.findMany(deps.db, ids, scope);
-      return byId(rows, await enrich(deps, rows), (row) => row.id);
-    },
   };
-}
-
-/** Views by the id of the row each was made from (`enrich` answers them in the rows' order). */
-export function byId<Row, View>(
-  rows: Row[],
-  views: View[],
-  idOf: (row: Row) => string,
-): Map<string, View> {
-  return new Map(rows.map((row, i) => [idOf(row), views[i] as View]));
 }
 
 /** One row, enriched. */

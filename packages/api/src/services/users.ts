@@ -16,7 +16,7 @@ import { deactivateRecord, insertRecord, updateRecord } from "../db/driver/recor
 import type { IdempotentWrite } from "../db/idempotencyKeys.ts";
 import { findOrganization } from "../db/organizations.ts";
 import { users } from "../db/schema.ts";
-import { findUser, findUsers, listUsers, type NewUser, type UserRow } from "../db/users.ts";
+import { findUser, listUsers, type NewUser, type UserRow } from "../db/users.ts";
 import { nextWalletIndex } from "../db/walletIndexes.ts";
 import type { RouteDeps } from "../deps.ts";
 import type { Scope } from "../domain/auth.ts";
@@ -33,12 +33,8 @@ async function withCounts(deps: RouteDeps, rows: Presentable<UserRow>[]): Promis
   return rows.map((row) => ({ row, claimedCount: counts.get(row.id) ?? 0 }));
 }
 
-const userReads = reads(
-  "user",
-  { list: listUsers, find: findUser, findMany: findUsers },
-  withCounts,
-);
-export const { list, get, getMany } = userReads;
+const userReads = reads("user", { list: listUsers, find: findUser }, withCounts);
+export const { list, get } = userReads;
 
 export async function create(
   deps: RouteDeps,

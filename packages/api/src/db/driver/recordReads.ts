@@ -265,17 +265,3 @@ export function findOf<T extends ListedTable>(
     return row;
   };
 }
-
-/** The records of `table` with these ids that the scope sees, in no particular order. */
-export function findManyOf<T extends ListedTable>(
-  table: T,
-  visible: (scope: Scope) => SQL | undefined,
-) {
-  return async (q: Queryable, ids: string[], scope: Scope): Promise<T["$inferSelect"][]> => {
-    if (ids.length === 0) return [];
-    return (await q
-      .select()
-      .from(table as PgTable)
-      .where(and(inArray(table.id, ids), visible(scope)))) as T["$inferSelect"][];
-  };
-}

@@ -37,7 +37,7 @@ import type { Scope } from "../../domain/auth.ts";
 import { chainNotConfigured, claimFailed, notFound } from "../../errorCatalogue.ts";
 import type { CreateClaimBody } from "../../schemas/claims.ts";
 import type { z } from "../../schemas/zod.ts";
-import { byId, viewOf } from "../reads.ts";
+import { viewOf } from "../reads.ts";
 import type { ClaimView } from "../views.ts";
 import { submitClaim } from "./claimGroups.ts";
 
@@ -67,7 +67,8 @@ export async function getMany(
   ids: string[],
 ): Promise<Map<string, ClaimView>> {
   const rows = await findClaims(deps.db, ids, scope);
-  return byId(rows, await withChainFacts(deps, rows), (row) => row.claim.id);
+  const views = await withChainFacts(deps, rows);
+  return new Map(rows.map((row, i) => [row.claim.id, views[i] as ClaimView]));
 }
 
 /**
