@@ -6,7 +6,7 @@
 import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { Scope } from "../domain/auth.ts";
 import type { EventType } from "../domain/events.ts";
-import type { Queryable } from "./driver/client.ts";
+import { type Queryable, rowsOf } from "./driver/client.ts";
 import { eventPosition, events } from "./eventSchema.ts";
 import { claims, collectibles } from "./schema.ts";
 import { scopeCondition } from "./scope.ts";
@@ -89,26 +89,35 @@ export function unpresentedEvents(q: Queryable, limit: number): Promise<EventRow
 
 /**
  * Keeps what each event's object looked like, by event position; where another reader presented
- * an event first, its presentation stays. Answers the data kept, by position.
+ * an event first, its presentation stays. Answers the data kept, by position. The rows are locked
+ * in position order, so two readers presenting overlapping events cannot deadlock.
  */
 export async function setEventsData(
   q: Queryable,
   dataAt: Map<number, unknown>,
 ): Promise<Map<number, unknown>> {
   if (dataAt.size === 0) return new Map();
-  const given = sql.join(
-    [...dataAt].map(
-      ([position, data]) => sql`(${position}::bigint, ${JSON.stringify(data ?? null)}::jsonb)`,
-    ),
-    sql`, `,
+  const positions = sql.param([...dataAt.keys()]);
+  const data = sql.param([...dataAt.values()].map((value) => JSON.stringify(value ?? null)));
+  const set = await q.execute(sql`
+    with given as (
+      select * from unnest(${positions}::bigint[], ${data}::jsonb[]) as given(position, data)
+    ), unpresented as (
+      select ${events.position} as position from ${events}
+      where ${events.position} = any(${positions}::bigint[]) and ${events.data} is null
+      order by ${events.position}
+      for update
+    )
+    update ${events} set data = given.data
+    from given join unpresented on unpresented.position = given.position
+    where ${events.position} = given.position
+    returning ${events.position} as position, ${events.data} as data`);
+  const kept = new Map<number, unknown>(
+    rowsOf<{ position: string | number; data: unknown }>(set).map((row) => [
+      Number(row.position),
+      row.data,
+    ]),
   );
-  const set = await q
-    .update(events)
-    .set({ data: sql`given.data` })
-    .from(sql`(values ${given}) as given(position, data)`)
-    .where(and(sql`${events.position} = given.position`, isNull(events.data)))
-    .returning({ position: events.position, data: events.data });
-  const kept = new Map(set.map((row) => [row.position, row.data]));
   const presentedBefore = [...dataAt.keys()].filter((position) => !kept.has(position));
   if (presentedBefore.length > 0) {
     const rows = await q

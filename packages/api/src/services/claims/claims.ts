@@ -105,9 +105,9 @@ export async function settle(deps: RouteDeps, scope: Scope, id: string): Promise
 }
 
 /**
- * Each app's reader of claims just stored or settled (tests build several apps in one process).
- * Claims are stored and confirmed in groups, so their requests ask for them back in the same
- * turn of the event loop: DataLoader gathers the asks of one turn into one query per key's scope.
+ * Each app's reader of claims to answer with (tests build several apps in one process). The
+ * requests that one status check finds final, or one claim group stores, ask for their claims in
+ * the same tick: DataLoader gathers those reads into one query per key's scope.
  */
 const readers = new WeakMap<RouteDeps, DataLoader<ReadBack, ClaimWithOrganization | undefined>>();
 
@@ -116,7 +116,7 @@ interface ReadBack {
   id: string;
 }
 
-/** The claim `id` as it is now, read with the others asked for in the same turn. */
+/** The claim `id` as it is now, read with the others asked for in the same tick. */
 function readBack(
   deps: RouteDeps,
   scope: Scope,
@@ -130,19 +130,28 @@ function readBack(
   return reader.load({ scope, id });
 }
 
+/** One query per scope, side by side; a scope's failed read fails only its own requests. */
 async function readTogether(
   deps: RouteDeps,
   asked: readonly ReadBack[],
-): Promise<(ClaimWithOrganization | undefined)[]> {
+): Promise<(ClaimWithOrganization | undefined | Error)[]> {
   const scopes = new Map(asked.map(({ scope }) => [scope.organizationId, scope]));
-  const found = new Map<string, ClaimWithOrganization>();
-  for (const [organizationId, scope] of scopes) {
+  const reads = [...scopes].map(async ([organizationId, scope]) => {
     const ids = asked.filter((a) => a.scope.organizationId === organizationId).map((a) => a.id);
-    for (const row of await findClaims(deps.db, ids, scope)) {
-      found.set(`${organizationId}:${row.claim.id}`, row);
+    try {
+      const rows = await findClaims(deps.db, ids, scope);
+      return [organizationId, new Map(rows.map((row) => [row.claim.id, row]))] as const;
+    } catch (error) {
+      return [organizationId, error instanceof Error ? error : new Error(String(error))] as const;
     }
-  }
-  return asked.map(({ scope, id }) => found.get(`${scope.organizationId}:${id}`));
+  });
+  const byScope = new Map<string | null, Map<string, ClaimWithOrganization> | Error>(
+    await Promise.all(reads),
+  );
+  return asked.map(({ scope, id }) => {
+    const read = byScope.get(scope.organizationId);
+    return read instanceof Error ? read : read?.get(id);
+  });
 }
 
 /** The held-by address when the token has left the address it was minted to. */
