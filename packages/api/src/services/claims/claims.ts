@@ -73,7 +73,8 @@ export async function getMany(
 
 /**
  * Stores the claim (with the others arriving beside it: claimGroups.ts), wakes the
- * relayer, and answers as `settle` does.
+ * relayer, and answers as `settle` does. With no wait for the chain (CONFIRM_TIMEOUT_MS 0) the
+ * claim as stored is the answer: it is pending, and reading it again would find the same.
  */
 export async function create(
   deps: RouteDeps,
@@ -86,6 +87,7 @@ export async function create(
   if (!chain) throw chainNotConfigured();
   const stored = await submitClaim(deps, { scope, body, idempotency });
   chain.wakeRelayer();
+  if (deps.config.CONFIRM_TIMEOUT_MS <= 0) return viewOf(deps, stored, withChainFacts);
   return settle(deps, scope, stored.claim.id);
 }
 
@@ -106,8 +108,8 @@ export async function settle(deps: RouteDeps, scope: Scope, id: string): Promise
 
 /**
  * Each app's reader of claims to answer with (tests build several apps in one process). The
- * requests that one status check finds final, or one claim group stores, ask for their claims in
- * the same tick: DataLoader gathers those reads into one query per key's scope.
+ * requests that one status check finds final ask for their claims in the same tick: DataLoader
+ * gathers those reads into one query per key's scope.
  */
 const readers = new WeakMap<RouteDeps, DataLoader<ReadBack, ClaimWithOrganization | undefined>>();
 
@@ -130,28 +132,22 @@ function readBack(
   return reader.load({ scope, id });
 }
 
-/** One query per scope, side by side; a scope's failed read fails only its own requests. */
+/** One query per scope among the reads asked for, side by side. */
 async function readTogether(
   deps: RouteDeps,
   asked: readonly ReadBack[],
-): Promise<(ClaimWithOrganization | undefined | Error)[]> {
+): Promise<(ClaimWithOrganization | undefined)[]> {
   const scopes = new Map(asked.map(({ scope }) => [scope.organizationId, scope]));
-  const reads = [...scopes].map(async ([organizationId, scope]) => {
-    const ids = asked.filter((a) => a.scope.organizationId === organizationId).map((a) => a.id);
-    try {
-      const rows = await findClaims(deps.db, ids, scope);
-      return [organizationId, new Map(rows.map((row) => [row.claim.id, row]))] as const;
-    } catch (error) {
-      return [organizationId, error instanceof Error ? error : new Error(String(error))] as const;
-    }
-  });
-  const byScope = new Map<string | null, Map<string, ClaimWithOrganization> | Error>(
-    await Promise.all(reads),
+  const found = new Map<string, ClaimWithOrganization>();
+  await Promise.all(
+    [...scopes].map(async ([organizationId, scope]) => {
+      const ids = asked.filter((a) => a.scope.organizationId === organizationId).map((a) => a.id);
+      for (const row of await findClaims(deps.db, ids, scope)) {
+        found.set(`${organizationId}:${row.claim.id}`, row);
+      }
+    }),
   );
-  return asked.map(({ scope, id }) => {
-    const read = byScope.get(scope.organizationId);
-    return read instanceof Error ? read : read?.get(id);
-  });
+  return asked.map(({ scope, id }) => found.get(`${scope.organizationId}:${id}`));
 }
 
 /** The held-by address when the token has left the address it was minted to. */
