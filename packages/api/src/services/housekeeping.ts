@@ -20,19 +20,18 @@ export function startHousekeeping(
   config: Pick<Env, "IDEMPOTENCY_TTL_HOURS">,
   logger: Logger,
 ): { stop(): Promise<void> } {
-  const clean = async () => {
-    try {
-      const deleted = await deleteExpiredIdempotencyKeys(
-        db,
-        config.IDEMPOTENCY_TTL_HOURS * 3_600_000,
-      );
-      if (deleted > 0) logger.info({ deleted }, "expired Idempotency-Key records deleted");
-    } catch (error) {
-      logger.warn({ err: (error as Error).message }, "could not delete expired Idempotency-Keys");
-    }
-  };
-  // The next fold starts once the last has ended: a database that does not answer gets one at a
+  // The next round starts once the last has ended: a database that does not answer gets one at a
   // time, not a queue of them.
+  const cleans = pollLoop(
+    async () => {
+      const ttlMs = config.IDEMPOTENCY_TTL_HOURS * 3_600_000;
+      const deleted = await deleteExpiredIdempotencyKeys(db, ttlMs);
+      if (deleted > 0) logger.info({ deleted }, "expired Idempotency-Key records deleted");
+      return false;
+    },
+    EVERY_MS,
+    (error) => logger.warn({ err: error.message }, "could not delete expired Idempotency-Keys"),
+  );
   const folds = pollLoop(
     async () => {
       await foldUserCountChanges(db);
@@ -41,14 +40,10 @@ export function startHousekeeping(
     FOLD_EVERY_MS,
     (error) => logger.warn({ err: error.message }, "could not fold the user count's changes"),
   );
-  void clean();
-  const cleanTimer = setInterval(clean, EVERY_MS);
-  cleanTimer.unref();
   return {
-    /** Resolves once a fold under way has ended, so the database can be closed after it. */
+    /** Resolves once a round under way has ended, so the database can be closed after it. */
     async stop() {
-      clearInterval(cleanTimer);
-      await folds.stop();
+      await Promise.all([cleans.stop(), folds.stop()]);
     },
   };
 }
