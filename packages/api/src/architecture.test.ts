@@ -148,18 +148,25 @@ describe("the API's module structure", () => {
       const lines = (text.get(file) ?? "").split("\n");
       lines.forEach((line, start) => {
         if (!/async \(/.test(line)) return;
-        // The handler's body: from its opening brace to the one that closes it.
+        // The handler's body: from the brace after its arrow (its parameters may span lines and
+        // hold braces of their own) to the one that closes it.
+        const arrow = lines.findIndex((l, i) => i >= start && l.includes("=>"));
+        const body = (lines[arrow] ?? "").slice((lines[arrow] ?? "").indexOf("=>") + 2);
+        // An expression body (`=> call(...)`) is not a block to measure.
+        if (arrow < 0 || !body.trimStart().startsWith("{")) return;
         let depth = 0;
         let opened = false;
-        for (let end = start; end < lines.length; end++) {
-          const codeLine = (lines[end] ?? "").replace(/"(?:[^"\\]|\\.)*"|`[^`]*`/g, '""');
+        for (let end = arrow; end < lines.length; end++) {
+          const whole = lines[end] ?? "";
+          const code = end === arrow ? whole.slice(whole.indexOf("=>")) : whole;
+          const codeLine = code.replace(/"(?:[^"\\]|\\.)*"|`[^`]*`/g, '""');
           for (const char of codeLine) {
             if (char === "{") [depth, opened] = [depth + 1, true];
             if (char === "}") depth--;
           }
           if (opened && depth <= 0) {
-            if (end - start + 1 > MAX_HANDLER_LINES + 1) {
-              long.push(`${rel(file)}:${start + 1} (${end - start + 1} lines)`);
+            if (end - arrow + 1 > MAX_HANDLER_LINES + 1) {
+              long.push(`${rel(file)}:${start + 1} (${end - arrow + 1} lines)`);
             }
             return;
           }
