@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../test/testDatabase.ts";
-import { recordEvents, setEventsData, unpresentedEvents } from "./events.ts";
+import { eventsAfter, recordEvents, setEventsData, unpresentedEvents } from "./events.ts";
 import { organizations } from "./schema.ts";
 
 let database: TestDatabase;
@@ -46,5 +46,12 @@ it("keeps the first data given to each event: a later presentation answers the k
     ]),
   );
   expect(await unpresentedEvents(database.db, 10)).toEqual([]);
+  // The feed reads the one kept as null as presented, so it is not presented again.
+  const read = await eventsAfter(database.db, { organizationId: null }, first.position - 1, 10);
+  expect(read.map((event) => [event.data, event.presented])).toEqual([
+    [{ seen: "early" }, true],
+    [{ seen: "late" }, true],
+    [null, true],
+  ]);
   expect(await setEventsData(database.db, new Map())).toEqual(new Map());
 });

@@ -3,7 +3,7 @@
  * webhook that wants it (see eventSchema.ts), and read back in position order by the feed.
  */
 
-import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { Scope } from "../domain/auth.ts";
 import type { EventType } from "../domain/events.ts";
 import { type Queryable, rowsOf } from "./driver/client.ts";
@@ -12,6 +12,17 @@ import { claims, collectibles } from "./schema.ts";
 import { scopeCondition } from "./scope.ts";
 
 export type EventRow = typeof events.$inferSelect;
+
+/**
+ * An event as the feed and the webhook sender read it: whether its data was kept is said by SQL,
+ * since an object kept as JSON `null` (it was gone) reads back as `null` too.
+ */
+export type ReadEvent = EventRow & { presented: boolean };
+
+const readEvent = {
+  ...getTableColumns(events),
+  presented: sql<boolean>`${events.data} is not null`,
+};
 
 /** An object an event is about, with the organization whose keys and webhooks see it. */
 export interface EventObject {
@@ -78,9 +89,9 @@ export async function claimEventObjects(
 }
 
 /** Events not presented yet, oldest first. */
-export function unpresentedEvents(q: Queryable, limit: number): Promise<EventRow[]> {
+export function unpresentedEvents(q: Queryable, limit: number): Promise<ReadEvent[]> {
   return q
-    .select()
+    .select(readEvent)
     .from(events)
     .where(isNull(events.data))
     .orderBy(asc(events.position))
@@ -119,13 +130,7 @@ export async function setEventsData(
     ]),
   );
   const presentedBefore = [...dataAt.keys()].filter((position) => !kept.has(position));
-  if (presentedBefore.length > 0) {
-    const rows = await q
-      .select({ position: events.position, data: events.data })
-      .from(events)
-      .where(inArray(events.position, presentedBefore));
-    for (const row of rows) kept.set(row.position, row.data);
-  }
+  for (const [position, row] of await eventsAt(q, presentedBefore)) kept.set(position, row.data);
   return kept;
 }
 
@@ -135,9 +140,9 @@ export function eventsAfter(
   scope: Scope,
   position: number,
   limit: number,
-): Promise<EventRow[]> {
+): Promise<ReadEvent[]> {
   return q
-    .select()
+    .select(readEvent)
     .from(events)
     .where(and(gt(events.position, position), scopeCondition(scope, events.organizationId)))
     .orderBy(asc(events.position))

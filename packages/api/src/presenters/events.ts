@@ -4,7 +4,7 @@
  * and kept, so every reader and every delivery of one event carries the same object.
  */
 
-import type { EventRow } from "../db/events.ts";
+import type { EventRow, ReadEvent } from "../db/events.ts";
 import { eventsAfter, setEventsData, unpresentedEvents } from "../db/events.ts";
 import type { RouteDeps } from "../deps.ts";
 import type { Scope } from "../domain/auth.ts";
@@ -65,10 +65,12 @@ async function currentObject(
 }
 
 /** Each event's data, given now to those that have none yet, by position. */
-async function presented(deps: RouteDeps, rows: EventRow[]): Promise<Map<number, unknown>> {
-  const unpresented = rows.filter((row) => row.data === null);
+async function presented(deps: RouteDeps, rows: ReadEvent[]): Promise<Map<number, unknown>> {
+  const unpresented = rows.filter((row) => !row.presented);
   const kept = await setEventsData(deps.db, await currentObjects(deps, unpresented));
-  return new Map(rows.map((row) => [row.position, row.data ?? kept.get(row.position) ?? null]));
+  return new Map(
+    rows.map((row) => [row.position, row.presented ? row.data : (kept.get(row.position) ?? null)]),
+  );
 }
 
 /** Presents the events that have no data yet, oldest first; answers how many. */
