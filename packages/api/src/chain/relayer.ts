@@ -18,7 +18,7 @@ import { type IndexerReader, IndexerUnavailableError } from "@collectibles/index
 import { BaseError } from "viem";
 import { minedPendingBlock } from "../db/chainIntents.ts";
 import type { DatabaseHandle, SessionLock } from "../db/driver/client.ts";
-import type { ReorgSeen, StatusWaiter } from "../deps.ts";
+import type { ReorgSeen } from "../deps.ts";
 import type { Logger } from "../logger.ts";
 import { confirmMinedUpTo } from "../services/chainOutcomes.ts";
 import { type AuditOptions, auditChain, ChainMismatchError } from "./chainAudit.ts";
@@ -40,7 +40,7 @@ export interface RelayerOptions {
   batchSize: number;
   maxInFlight: number;
   /** Told whenever rows change state, so that waiting requests look at once. */
-  statusWaiter: Pick<StatusWaiter, "statusesChanged">;
+  statusWaiter: RelayerContext["statusWaiter"];
   /** Checked before the first send; without it the relayer trusts the chain. */
   audit?: AuditOptions;
   /** Blocks below the head that are final on a chain without a `finalized` tag. */

@@ -194,7 +194,7 @@ describe("a burst of claims over HTTP", { timeout: TIMEOUT }, () => {
 });
 
 describe("claims answered together", { timeout: TIMEOUT }, () => {
-  // Claims stored together are read back together, in one query per key's scope.
+  // Claims confirmed together are read back together for their answers, each with its key's scope.
   it("answers each of concurrent claims by keys of two organizations with its own claim, confirmed", async () => {
     const tenants = [];
     for (const name of ["Tenant one", "Tenant two"]) {
@@ -232,7 +232,7 @@ describe("claims answered together", { timeout: TIMEOUT }, () => {
       const holder = await t.call("GET", `/users/${answer.body.data.claimed_by_id}`);
       expect(holder.body.data.email).toBe(asked[i]?.email);
     }
-    // Each key reads its own claims back, and not the other organization's.
+    // And GET answers a key its own organization's claim, not the other's.
     const [first, second] = tenants;
     const mine = await t.call("GET", `/claims/${answers[0]?.body.data.id}`, { key: first?.key });
     expect(mine.status).toBe(200);
