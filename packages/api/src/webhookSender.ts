@@ -6,6 +6,8 @@
  * jitter until WEBHOOK_RETRY_FOR_HOURS after the event, then the message is marked failed.
  * A webhook failing for WEBHOOK_DISABLE_AFTER_HOURS is disabled, with the reason on it.
  */
+
+import { databaseErrorText } from "./db/driver/pgError.ts";
 import {
   disableLongFailing,
   recordAttempt,
@@ -103,6 +105,6 @@ export function startWebhookSender(deps: RouteDeps): { stop(): Promise<void> } {
   return pollLoop(
     async () => (await round()) > 0,
     idlePollMs,
-    (error) => logger.warn({ err: error.message }, "webhook round failed"),
+    (error) => logger.warn({ err: databaseErrorText(error) }, "webhook round failed"),
   );
 }

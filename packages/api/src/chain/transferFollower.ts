@@ -13,6 +13,7 @@
 import { type IndexerReader, MAX_IDS_PER_CALL } from "@collectibles/indexer/reader";
 import { getAddress } from "viem";
 import type { Queryable } from "../db/driver/client.ts";
+import { databaseErrorText } from "../db/driver/pgError.ts";
 import {
   type HolderFact,
   heldInUnfinalBlocks,
@@ -104,6 +105,6 @@ export function startTransferFollower(options: {
     },
     POLL_MS,
     // The indexer is down or restarting: its blocks are taken in when it is back.
-    (error) => logger.debug({ err: error.message }, "transfer follower waits"),
+    (error) => logger.debug({ err: databaseErrorText(error) }, "transfer follower waits"),
   );
 }

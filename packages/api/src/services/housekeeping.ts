@@ -5,6 +5,7 @@
  * process at once.
  */
 import type { Database } from "../db/driver/client.ts";
+import { databaseErrorText } from "../db/driver/pgError.ts";
 import { deleteExpiredIdempotencyKeys } from "../db/idempotencyKeys.ts";
 import { foldUserCountChanges } from "../db/users.ts";
 import type { Env } from "../env.ts";
@@ -30,7 +31,8 @@ export function startHousekeeping(
       return false;
     },
     EVERY_MS,
-    (error) => logger.warn({ err: error.message }, "could not delete expired Idempotency-Keys"),
+    (error) =>
+      logger.warn({ err: databaseErrorText(error) }, "could not delete expired Idempotency-Keys"),
   );
   const folds = pollLoop(
     async () => {
@@ -38,7 +40,8 @@ export function startHousekeeping(
       return false;
     },
     FOLD_EVERY_MS,
-    (error) => logger.warn({ err: error.message }, "could not fold the user count's changes"),
+    (error) =>
+      logger.warn({ err: databaseErrorText(error) }, "could not fold the user count's changes"),
   );
   return {
     /** Resolves once a round under way has ended, so the database can be closed after it. */
