@@ -1,6 +1,6 @@
 /** Claim queries, within the caller's organization scope (through the claim's collectible). */
 
-import { and, eq, inArray, or, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, or, sql } from "drizzle-orm";
 import type { Scope } from "../domain/auth.ts";
 import { collectibleClaimCounts } from "./countSchema.ts";
 import type { Queryable } from "./driver/client.ts";
@@ -247,15 +247,52 @@ export async function usersByWallet(
 
 /**
  * Inserts these claims, each unless a unique index refuses it (the holder's or the email's claim
- * of the collectible exists, or its external id): those are left out of the answer. The caller
- * takes the places in the supply (`reserveSupply`).
+ * of the collectible exists, or its external id): those are left out of the answer. The same
+ * statement takes the places the inserted claims fill in their collectibles' supplies: the
+ * caller holds the collectibles' row locks and has counted the places left.
  */
-export function insertClaims(q: Queryable, values: NewClaim[]): Promise<ClaimRow[]> {
-  if (values.length === 0) return Promise.resolve([]);
-  return q.insert(claims).values(values).onConflictDoNothing().returning();
+export async function insertClaimsTakingPlaces(
+  q: Queryable,
+  values: NewClaim[],
+): Promise<ClaimRow[]> {
+  if (values.length === 0) return [];
+  const insert = q.insert(claims).values(values).onConflictDoNothing().returning();
+  const inserted = q.$with("inserted", getTableColumns(claims)).as(insert.getSQL());
+  const placed = q
+    .select({ id: inserted.collectibleId, count: sql<number>`count(*)::int`.as("count") })
+    .from(inserted)
+    .groupBy(inserted.collectibleId)
+    .as("placed");
+  const placesTaken = q.$with("places_taken").as(
+    q
+      .update(collectibles)
+      .set({
+        reservedCount: sql`${collectibles.reservedCount} + placed.count`,
+        updatedAt: sql`now()`,
+      })
+      .from(placed)
+      .where(eq(collectibles.id, placed.id)),
+  );
+  return q.with(inserted, placesTaken).select().from(inserted);
 }
 
-/** Removes claims this transaction inserted and then refused. */
-export async function deleteNewClaims(q: Queryable, ids: string[]): Promise<void> {
-  if (ids.length > 0) await q.delete(claims).where(inArray(claims.id, ids));
+/** Gives back the places of claims this transaction inserted and then refused, and removes them. */
+export async function deleteNewClaims(q: Queryable, refused: ClaimRow[]): Promise<void> {
+  if (refused.length === 0) return;
+  const perCollectible = new Map<string, number>();
+  for (const { collectibleId } of refused) {
+    perCollectible.set(collectibleId, (perCollectible.get(collectibleId) ?? 0) + 1);
+  }
+  for (const [id, count] of perCollectible) {
+    await q
+      .update(collectibles)
+      .set({ reservedCount: sql`${collectibles.reservedCount} - ${count}`, updatedAt: sql`now()` })
+      .where(eq(collectibles.id, id));
+  }
+  await q.delete(claims).where(
+    inArray(
+      claims.id,
+      refused.map((claim) => claim.id),
+    ),
+  );
 }

@@ -1,6 +1,6 @@
 /** Collectible queries, within the caller's organization scope (see `scope.ts`). */
 
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, inArray, sql } from "drizzle-orm";
 import type { Scope } from "../domain/auth.ts";
 import type { Transaction } from "./driver/client.ts";
 import { findOf, listOf } from "./driver/recordReads.ts";
@@ -36,14 +36,4 @@ export function lockCollectibles(
     .where(and(inArray(collectibles.id, ids), visibleCollectible(scope)))
     .orderBy(asc(collectibles.id))
     .for("update");
-}
-
-/** Takes `count` more places of each collectible's supply (its row locked by the caller). */
-export async function reserveSupply(tx: Transaction, counts: Map<string, number>): Promise<void> {
-  for (const [id, count] of counts) {
-    await tx
-      .update(collectibles)
-      .set({ reservedCount: sql`${collectibles.reservedCount} + ${count}`, updatedAt: sql`now()` })
-      .where(eq(collectibles.id, id));
-  }
 }

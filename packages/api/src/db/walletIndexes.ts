@@ -22,6 +22,32 @@ export async function nextWalletIndexes(q: Queryable, count: number): Promise<nu
   return indexes;
 }
 
+/**
+ * Indexes taken from the sequence ahead of need, per database: a group of claims for new holders
+ * gets theirs without a round trip most of the time. Those a process never hands out are skipped
+ * for good, as a rolled-back `nextval` is (an index only has to be new, not the next one).
+ */
+const reserves = new WeakMap<object, number[]>();
+/** Indexes taken at once beyond what is asked. */
+const RESERVE_AHEAD = 64;
+
+/** `count` fresh indexes, from this database's reserve when it holds enough. */
+export async function takeWalletIndexes(
+  database: object,
+  q: Queryable,
+  count: number,
+): Promise<number[]> {
+  let reserve = reserves.get(database);
+  if (!reserve) {
+    reserve = [];
+    reserves.set(database, reserve);
+  }
+  if (reserve.length < count) {
+    reserve.push(...(await nextWalletIndexes(q, count - reserve.length + RESERVE_AHEAD)));
+  }
+  return reserve.splice(0, count);
+}
+
 /** The index the sequence hands out next, without taking it. */
 export async function upcomingWalletIndex(q: Queryable): Promise<number> {
   const result = await q.execute(

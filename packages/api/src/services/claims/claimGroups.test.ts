@@ -7,7 +7,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { routeDepsOf } from "../../app.ts";
-import { collectibles, users } from "../../db/schema.ts";
+import { IdempotencyKeyTaken } from "../../db/idempotencyKeys.ts";
+import { apiKeys, claims, collectibles, idempotencyKeys, users } from "../../db/schema.ts";
 import { ApiError } from "../../errors.ts";
 import { LocalImageStorage } from "../../images/imageStorage.ts";
 import { createLogger } from "../../logger.ts";
@@ -56,6 +57,7 @@ async function submitTogether(requests: Omit<ClaimRequest, "scope">[]) {
   return settled.map((outcome) => {
     if (outcome.status === "fulfilled") return outcome.value.claim.holderEmail;
     const error = outcome.reason;
+    if (error instanceof IdempotencyKeyTaken) return "key taken";
     if (!(error instanceof ApiError)) throw error;
     return `${error.status} ${error.code} ${error.details?.[0]?.field ?? ""}`.trim();
   });
@@ -118,6 +120,42 @@ describe("claims submitted together", () => {
       "s1@group.example",
       "s2@group.example",
       "s3@group.example",
+    ]);
+  });
+
+  it("refuses a request whose Idempotency-Key another request holds, and gives its place back", async () => {
+    const org = await organization("Keyed Co");
+    const supply = await collectible(org, 5);
+    const [apiKey] = await t.database.db.select({ id: apiKeys.id }).from(apiKeys).limit(1);
+    const of = {
+      apiKeyId: apiKey?.id as string,
+      key: "held-elsewhere",
+      requestHash: "h",
+      ttlMs: 60_000,
+    };
+    // Another request's live record of the key.
+    await t.database.db
+      .insert(idempotencyKeys)
+      .values({ apiKeyId: of.apiKeyId, key: of.key, requestHash: "another" });
+    const keyed = { of, locationOf: (id: string) => `/claims/${id}` };
+    const answers = await submitTogether([
+      { body: { collectible_id: supply, email: "alone@keyed.example" } },
+      { body: { collectible_id: supply, email: "keyed@keyed.example" }, idempotency: keyed },
+      { body: { collectible_id: supply, email: "beside@keyed.example" } },
+    ]);
+    expect(answers).toEqual(["alone@keyed.example", "key taken", "beside@keyed.example"]);
+    const [row] = await t.database.db
+      .select({ reserved: collectibles.reservedCount })
+      .from(collectibles)
+      .where(eq(collectibles.id, supply));
+    expect(row?.reserved).toBe(2);
+    const stored = await t.database.db
+      .select({ email: claims.holderEmail })
+      .from(claims)
+      .where(eq(claims.collectibleId, supply));
+    expect(stored.map((c) => c.email).sort()).toEqual([
+      "alone@keyed.example",
+      "beside@keyed.example",
     ]);
   });
 });

@@ -2,9 +2,9 @@
  * POST /claims under load: the claims that arrive while a group is being stored are stored
  * together as the next group (lib/groupQueue.ts), in one transaction per scope, with a handful of
  * statements for the whole group instead of nine round trips and a commit per claim: the
- * collectibles locked once, holders found and created together (their wallet indexes taken in
- * one statement), the claims inserted in one statement, each collectible's supply taken once,
- * Idempotency-Key records written together.
+ * collectibles locked once, holders found and created together (their wallet indexes from a
+ * reserve taken ahead), the claims inserted and their places in the supplies taken in one
+ * statement, Idempotency-Key records written together.
  *
  * A request this path cannot place (an unknown or failed collectible, a holder not found or
  * created by a concurrent request, a claim a unique index refuses, the supply running out, a key
@@ -13,8 +13,8 @@
  */
 
 import type { ClaimWithOrganization } from "../../db/claims.ts";
-import { deleteNewClaims, insertClaims } from "../../db/claims.ts";
-import { type CollectibleRow, lockCollectibles, reserveSupply } from "../../db/collectibles.ts";
+import { deleteNewClaims, insertClaimsTakingPlaces } from "../../db/claims.ts";
+import { type CollectibleRow, lockCollectibles } from "../../db/collectibles.ts";
 import type { Transaction } from "../../db/driver/client.ts";
 import { deadlockDetected } from "../../db/driver/pgError.ts";
 import {
@@ -31,7 +31,7 @@ import {
   type UserRow,
   usersByEmail,
 } from "../../db/users.ts";
-import { nextWalletIndexes } from "../../db/walletIndexes.ts";
+import { takeWalletIndexes } from "../../db/walletIndexes.ts";
 import type { RouteDeps } from "../../deps.ts";
 import type { Scope } from "../../domain/auth.ts";
 import { asConflict } from "../../errorCatalogue.ts";
@@ -164,7 +164,7 @@ async function placeTogether(
     .filter((c) => holderOf.get(c.index)?.linkedWallet)
     .map((c) => c.collectible.organizationId);
   const toLinked = await sendingClaimsToLinkedWallets(tx, [...new Set(linkedOrganizations)]);
-  const inserted = await insertClaims(
+  const inserted = await insertClaimsTakingPlaces(
     tx,
     placed.map(({ index, request, collectible }) =>
       newClaim(
@@ -195,7 +195,7 @@ async function placeTogether(
   const kept = stored.filter((s) => !refused.has(s.index));
   await deleteNewClaims(
     tx,
-    stored.filter((s) => refused.has(s.index)).map((s) => s.claim.id),
+    stored.filter((s) => refused.has(s.index)).map((s) => s.claim),
   );
   // Users made for requests that did not keep a claim: those requests start again alone.
   const keptHolders = new Set(kept.map((s) => s.claim.holderId));
@@ -203,9 +203,6 @@ async function placeTogether(
     tx,
     [...created].filter((id) => !keptHolders.has(id)),
   );
-  const counts = new Map<string, number>();
-  for (const s of kept) counts.set(s.collectible.id, (counts.get(s.collectible.id) ?? 0) + 1);
-  await reserveSupply(tx, counts);
   for (const index of refused) {
     if (index !== undefined) outcomes[index] = { ok: false, error: new IdempotencyKeyTaken() };
   }
@@ -276,7 +273,7 @@ async function findOrCreateHolders(
     ]),
   );
   const missing = [...wanted].filter(([key]) => !byEmail.has(key)).map(([, pair]) => pair);
-  const indexes = await nextWalletIndexes(tx, missing.length);
+  const indexes = await takeWalletIndexes(deps.db, tx, missing.length);
   const made = await createUsers(
     tx,
     missing.map((pair, i) => {
