@@ -18,6 +18,7 @@ import { type IndexerReader, IndexerUnavailableError } from "@collectibles/index
 import { BaseError } from "viem";
 import { minedPendingBlock } from "../db/chainIntents.ts";
 import type { DatabaseHandle, SessionLock } from "../db/driver/client.ts";
+import { errorLine } from "../db/driver/pgError.ts";
 import type { ReorgSeen } from "../deps.ts";
 import type { Logger } from "../logger.ts";
 import { confirmMinedUpTo } from "../services/chainOutcomes.ts";
@@ -77,12 +78,12 @@ const FINALITY_POLL_MS = 1_000;
 /** The longest wait before a confirm that found nothing is tried again with the same bounds. */
 const FRUITLESS_CONFIRM_MAX_WAIT_MS = 1_000;
 
-/** An error in one line; a viem error with the node's own words (`details`), which say why. */
+/** An error in one line, no SQL (/ready shows it); a viem error with the node's own `details`. */
 function oneLine(error: unknown): string {
   if (error instanceof BaseError) {
     return error.details ? `${error.shortMessage} (${error.details})` : error.shortMessage;
   }
-  return error instanceof Error ? (error.message.split("\n")[0] ?? "") : "error";
+  return errorLine(error);
 }
 
 export class Relayer {

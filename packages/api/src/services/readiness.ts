@@ -2,6 +2,7 @@
  * Readiness: every dependency check run at once, each bounded in time. A failing critical check
  * (the database) makes the API unready; a failing optional one (chain, indexer) only degraded.
  */
+import { errorLine } from "../db/driver/pgError.ts";
 import type { ReadinessCheck } from "../deps.ts";
 
 const CHECK_TIMEOUT_MS = 2000;
@@ -48,8 +49,8 @@ async function runCheck({ name, critical, check }: ReadinessCheck): Promise<Chec
     return { name, status: "up", critical, latency_ms: elapsed(), ...message };
   } catch (error) {
     // The check's own message names the problem (a refused connection, a timeout); it is about
-    // our dependency, never about a client's data.
-    const message = error instanceof Error ? (error.message.split("\n")[0] ?? "") : "unreachable";
+    // our dependency, never about a client's data, and never shows a statement.
+    const message = error instanceof Error ? errorLine(error) : "unreachable";
     return { name, status: "down", critical, latency_ms: elapsed(), message };
   } finally {
     clearTimeout(timer);

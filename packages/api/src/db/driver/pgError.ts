@@ -2,6 +2,8 @@
  * Reads PostgreSQL errors through Drizzle's wrapper (`DrizzleQueryError.cause`): node-postgres
  * reports `code` and `constraint`.
  */
+import { DrizzleQueryError } from "drizzle-orm/errors";
+
 interface PgErrorFields {
   code: string;
   constraint?: string;
@@ -53,4 +55,19 @@ export function databaseErrorText(error: unknown): string {
     current = current.cause;
   }
   return parts.join(" — ") || String(error);
+}
+
+/**
+ * One line saying what failed, without the statement: a failure Drizzle wrapped ("Failed query:
+ * select …", then its parameters) answers its cause's words and SQLSTATE instead. For texts
+ * anyone may read, such as /ready's.
+ */
+export function errorLine(error: unknown): string {
+  let current = error;
+  while (current instanceof DrizzleQueryError && current.cause) current = current.cause;
+  if (current instanceof DrizzleQueryError) return "a database query failed";
+  if (!(current instanceof Error)) return "error";
+  const line = current.message.split("\n")[0] ?? "";
+  const code = pgErrorOf(current)?.code;
+  return code ? `${line} (${code})` : line;
 }

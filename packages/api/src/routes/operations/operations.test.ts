@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { Readiness } from "../../schemas/operations.ts";
 import { testAppPerFile } from "../../test/perFile.ts";
@@ -59,6 +60,23 @@ describe("GET /ready", () => {
     expect(res.body.error.details).toEqual([
       expect.objectContaining({ name: "database", status: "down", critical: true }),
     ]);
+  });
+
+  it("names a failed query by the database's own words, never by its statement", async () => {
+    const server = await t.startSibling({
+      readiness: [
+        {
+          name: "database",
+          critical: true,
+          check: () => t.database.db.execute(sql`select secret_column from no_such_table`),
+        },
+      ],
+    });
+    const res = await server.call("GET", "/ready");
+    expect(res.status).toBe(503);
+    const [check] = res.body.error.details;
+    expect(check.message).toBe('relation "no_such_table" does not exist (42P01)');
+    expect(JSON.stringify(res.body)).not.toMatch(/select|secret_column/i);
   });
 });
 
