@@ -58,26 +58,63 @@ function makeMetrics(deps: MetricsDeps) {
   const warn = (what: string) => (error: unknown) =>
     deps.logger.warn({ err: error }, `metrics: could not read ${what}`);
 
-  new Gauge({
-    name: `${PREFIX}relayer_pending`,
-    help: "Collectibles and claims accepted and not yet confirmed (the relayer's backlog), by kind",
-    labelNames: ["kind"],
-    registers,
-    async collect() {
-      this.reset();
-      const backlog = await relayerBacklog(deps.db).catch(warn("the relayer backlog"));
-      for (const { kind, pending, oldestSeconds } of backlog ?? []) {
-        this.set({ kind }, pending);
-        oldestPending.set({ kind }, oldestSeconds);
+  /**
+   * Two gauges by one label, both set from the rows of one query: the first gauge's collect reads
+   * them, and the second's, which prom-client runs next in the same scrape, uses that read.
+   */
+  const gaugePairFromRows = <Row>(
+    label: string,
+    what: string,
+    [first, second]: [GaugeText, GaugeText],
+    read: () => Promise<Row[]>,
+    valuesOf: (row: Row) => [labelValue: string, first: number, second: number],
+  ) => {
+    let latest: Promise<Row[] | undefined> | undefined;
+    const readRows = () =>
+      read().catch((error) => {
+        warn(what)(error);
+        return undefined;
+      });
+    const fill = (gauge: Gauge, rows: Row[] | undefined, which: 1 | 2) => {
+      gauge.reset();
+      for (const row of rows ?? []) {
+        const values = valuesOf(row);
+        gauge.set({ [label]: values[0] }, values[which]);
       }
-    },
-  });
-  const oldestPending = new Gauge({
-    name: `${PREFIX}relayer_oldest_pending_seconds`,
-    help: "Age of the oldest pending collectible or claim, by kind (0 when none is pending)",
-    labelNames: ["kind"],
-    registers,
-  });
+    };
+    for (const [text, which] of [
+      [first, 1],
+      [second, 2],
+    ] as const) {
+      new Gauge({
+        ...text,
+        name: PREFIX + text.name,
+        labelNames: [label],
+        registers,
+        async collect() {
+          if (which === 1 || !latest) latest = readRows();
+          fill(this, await latest, which);
+        },
+      });
+    }
+  };
+
+  gaugePairFromRows(
+    "kind",
+    "the relayer backlog",
+    [
+      {
+        name: "relayer_pending",
+        help: "Collectibles and claims accepted and not yet confirmed (the relayer's backlog), by kind",
+      },
+      {
+        name: "relayer_oldest_pending_seconds",
+        help: "Age of the oldest pending collectible or claim, by kind (0 when none is pending)",
+      },
+    ],
+    () => relayerBacklog(deps.db),
+    ({ kind, pending, oldestSeconds }) => [kind, pending, oldestSeconds],
+  );
   new Gauge({
     name: `${PREFIX}relayer_transactions_in_flight`,
     help: "Transactions this process's relayer has sent and not yet seen mined",
@@ -147,26 +184,22 @@ function makeMetrics(deps: MetricsDeps) {
     },
   });
 
-  new Gauge({
-    name: `${PREFIX}webhook_messages`,
-    help: "Webhook messages by status: pending is the queue still to deliver, failed gave up",
-    labelNames: ["status"],
-    registers,
-    async collect() {
-      this.reset();
-      const queue = await webhookQueue(deps.db).catch(warn("the webhook queue"));
-      for (const { status, messages, attempts } of queue ?? []) {
-        this.set({ status }, messages);
-        webhookAttempts.set({ status }, attempts);
-      }
-    },
-  });
-  const webhookAttempts = new Gauge({
-    name: `${PREFIX}webhook_attempts`,
-    help: "Delivery attempts made on the webhook messages of each status",
-    labelNames: ["status"],
-    registers,
-  });
+  gaugePairFromRows(
+    "status",
+    "the webhook queue",
+    [
+      {
+        name: "webhook_messages",
+        help: "Webhook messages by status: pending is the queue still to deliver, failed gave up",
+      },
+      {
+        name: "webhook_attempts",
+        help: "Delivery attempts made on the webhook messages of each status",
+      },
+    ],
+    () => webhookQueue(deps.db),
+    ({ status, messages, attempts }) => [status, messages, attempts],
+  );
 
   new Gauge({
     name: `${PREFIX}db_pool_connections`,
@@ -194,6 +227,12 @@ function makeMetrics(deps: MetricsDeps) {
   };
 
   return { observe, registry };
+}
+
+/** A gauge's name (after the prefix) and help. */
+interface GaugeText {
+  name: string;
+  help: string;
 }
 
 const gwei = (wei: bigint) => Number(wei) / 1e9;

@@ -17,9 +17,10 @@ import {
   startProcess,
 } from "@collectibles/devkit/processes";
 
-const root = path.resolve(import.meta.dirname, "../../..");
+/** The repository's root, where a user runs the README's commands. */
+export const root = path.resolve(import.meta.dirname, "../../..");
 /** Every start's output, kept for a post-mortem (and as a CI artifact). */
-const logDir = path.resolve(import.meta.dirname, "../test-results");
+export const logDir = path.resolve(import.meta.dirname, "../test-results");
 let starts = 0;
 
 export interface StackOptions {

@@ -23,10 +23,8 @@ import {
 } from "@collectibles/devkit/processes";
 import { afterAll, describe, expect, it } from "vitest";
 import { confirmed } from "./confirmations.ts";
-import { apiOf } from "./localStack.ts";
+import { apiOf, logDir, root } from "./localStack.ts";
 
-const root = path.resolve(import.meta.dirname, "../../..");
-const logDir = path.resolve(import.meta.dirname, "../test-results");
 const SECTION = "### More than one API process";
 /** A 1×1 PNG. */
 const PNG =
