@@ -6,7 +6,7 @@ import { dataEnvelope, listEnvelope } from "../../schemas/common.ts";
 import { claimedOnChain } from "../../test/agreement.ts";
 import { chainFlowPerFile, TIMEOUT } from "../../test/chainFlow.ts";
 
-const { t, stack, createCollectible, createUser } = chainFlowPerFile();
+const { t, stack, org, createCollectible, createUser } = chainFlowPerFile();
 
 describe("the walkthrough", { timeout: TIMEOUT }, () => {
   it("creates a collectible of 3, claims it to sold-out and lists the claims, as on-chain", async () => {
@@ -98,6 +98,21 @@ describe("the walkthrough", { timeout: TIMEOUT }, () => {
     expect(after.body.data).toMatchObject({ claimed_count: 3, available_count: 0 });
     const user = await t.call("GET", `/users/${ada.id}`);
     expect(user.body.data.claimed_count).toBe(1);
+    // A list of users counts each one's confirmed claims, none for a user without a claim.
+    await createUser("erin@chain.example");
+    const users = await t.call("GET", `/users?organization_id=${org.id}&limit=100`);
+    const claimedCounts = Object.fromEntries(
+      users.body.data.map((u: { email: string; claimed_count: number }) => [
+        u.email,
+        u.claimed_count,
+      ]),
+    );
+    expect(claimedCounts).toMatchObject({
+      "ada@chain.example": 1,
+      "bob@chain.example": 1,
+      "carol@chain.example": 1,
+      "erin@chain.example": 0,
+    });
     expect(claims.map((c) => c.id).sort()).toEqual(data.map((c) => c.id).sort());
   });
 });
