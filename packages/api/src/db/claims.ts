@@ -1,11 +1,12 @@
 /** Claim queries, within the caller's organization scope (through the claim's collectible). */
 
-import { and, eq, getTableColumns, inArray, or, sql } from "drizzle-orm";
+import { and, eq, inArray, or, sql } from "drizzle-orm";
 import type { Scope } from "../domain/auth.ts";
 import { collectibleClaimCounts } from "./countSchema.ts";
 import type { Queryable } from "./driver/client.ts";
 import { type Presentable, preparedOnce, type Shown } from "./driver/pageStatements.ts";
 import { listOf } from "./driver/recordReads.ts";
+import { insertedRows } from "./driver/recordWrites.ts";
 import { claims, collectibles, users } from "./schema.ts";
 import { preparedScope, visibleClaim, visibleCollectible } from "./scope.ts";
 
@@ -256,8 +257,7 @@ export async function insertClaimsTakingPlaces(
   values: NewClaim[],
 ): Promise<ClaimRow[]> {
   if (values.length === 0) return [];
-  const insert = q.insert(claims).values(values).onConflictDoNothing().returning();
-  const inserted = q.$with("inserted", getTableColumns(claims)).as(insert.getSQL());
+  const inserted = insertedRows(q, "inserted", claims, values);
   const placed = q
     .select({ id: inserted.collectibleId, count: sql<number>`count(*)::int`.as("count") })
     .from(inserted)

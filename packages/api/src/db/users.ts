@@ -5,6 +5,7 @@ import type { Scope } from "../domain/auth.ts";
 import { organizationUserCounts, userCountChanges } from "./countSchema.ts";
 import type { Queryable, Transaction } from "./driver/client.ts";
 import { findOf, listOf } from "./driver/recordReads.ts";
+import { insertedRows } from "./driver/recordWrites.ts";
 import { organizations, users } from "./schema.ts";
 import { isSet, visibleOrganization } from "./scope.ts";
 import { nextWalletIndex } from "./walletIndexes.ts";
@@ -151,7 +152,8 @@ export function usersByEmail(
  */
 export function createUsers(q: Queryable, values: NewUser[]): Promise<UserRow[]> {
   if (values.length === 0) return Promise.resolve([]);
-  return q.insert(users).values(values).onConflictDoNothing().returning();
+  const inserted = insertedRows(q, "inserted", users, values);
+  return q.with(inserted).select().from(inserted);
 }
 
 /** Removes users this transaction created and no longer needs (nothing refers to them yet). */
