@@ -7,11 +7,14 @@
  *
  * The run marker (running.json) records the start's pid and each part's as it starts, with its
  * command line: a pid still counts as that process only while /proc/<pid>/cmdline reads the same
- * (where there is no /proc, while the pid is alive).
+ * (where there is no /proc, while the pid is alive). It also records the guardian's: while the
+ * guardian of a killed start still runs, it is stopping the parts, and a new start waits for it
+ * (a supervisor restarting at once after a kill would otherwise be refused).
  */
 import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import {
   processAlive as alive,
+  guardianPid,
   listeningSockets,
   portAnswers,
 } from "@collectibles/devkit/processes";
@@ -27,6 +30,8 @@ interface Marker {
   command?: string;
   startedAt?: string;
   parts?: RunningProcess[];
+  /** Devkit's guardian, which stops the parts when the start dies (see guardian.ts). */
+  guardian?: RunningProcess;
 }
 
 /** The process's command line, arguments joined by spaces, or undefined (gone, or no /proc). */
@@ -76,7 +81,39 @@ export function recordPart(data: StackMarker, name: string, pid: number): void {
   const marker = readMarker(data);
   if (!marker || marker.pid !== process.pid) return;
   marker.parts = [...(marker.parts ?? []), { name, pid, command: commandOf(pid) }];
+  const guardian = guardianPid();
+  if (guardian !== undefined && !marker.guardian) {
+    marker.guardian = { name: "guardian", pid: guardian, command: commandOf(guardian) };
+  }
   writeFileSync(data.marker, JSON.stringify(marker));
+}
+
+/** How long a killed start's guardian may take to stop its parts: its grace, and some more. */
+const GUARDIAN_STOP_MS = 20_000;
+
+/**
+ * Waits while the parts of a killed earlier start are being stopped by its guardian, saying so,
+ * for at most GUARDIAN_STOP_MS: the refusal `earlierStackOn` words is then only for parts that
+ * nothing stops (a crash that took the guardian too).
+ */
+export async function waitForStoppingParts(
+  data: StackMarker,
+  log: (line: string) => void,
+): Promise<void> {
+  const marker = readMarker(data);
+  if (!marker?.guardian || stillRunning({ name: "pnpm start", ...marker })) return;
+  const stopping = () =>
+    marker.guardian && stillRunning(marker.guardian)
+      ? (marker.parts ?? []).filter(stillRunning)
+      : [];
+  const left = stopping();
+  if (left.length === 0) return;
+  const named = left.map((part) => `the ${part.name} (pid ${part.pid})`).join(", ");
+  log(`the earlier pnpm start (pid ${marker.pid}) was killed; waiting while ${named} stop`);
+  const deadline = Date.now() + GUARDIAN_STOP_MS;
+  while (stopping().length > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 /** Why this start may not run on the data folder: what of an earlier start still runs there. */

@@ -35,7 +35,7 @@ import {
 } from "@collectibles/devkit/processes";
 import { chainHead, codeAt, indexedBlock } from "./chainProbes.ts";
 import { whileHoldingLock } from "./deployLock.ts";
-import { earlierStackOn, portTaken, recordPart } from "./earlierStack.ts";
+import { earlierStackOn, portTaken, recordPart, waitForStoppingParts } from "./earlierStack.ts";
 import { claimData, localData, pgliteLeftover, releaseData, wipeData } from "./localData.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
@@ -363,6 +363,7 @@ async function main() {
   // Before anything is touched: a part of an earlier stack still running on the data folder (its
   // start was killed) or on a port would fight this one over both. A PostgreSQL left on the
   // folder is not in the way: it is stopped cleanly and started again (embeddedPostgres.ts).
+  await waitForStoppingParts(data, log);
   const earlier =
     earlierStackOn(data) ?? (await portTaken(stackPorts().filter(([name]) => name !== "DB_PORT")));
   if (earlier) throw new Error(`${earlier}. Nothing was changed.`);

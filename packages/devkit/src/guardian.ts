@@ -65,7 +65,7 @@ export function releaseGroup(pgid: number): void {
   tell(`del ${pgid}`);
 }
 
-/** The guardian's pid, once there is one (for tests). */
+/** The guardian's pid, once there is one: a later start waits while it stops what is left. */
 export function guardianPid(): number | undefined {
   return guardian?.pid;
 }

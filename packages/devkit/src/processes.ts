@@ -13,6 +13,8 @@ import { createWriteStream, readFileSync, realpathSync, type WriteStream } from 
 import net, { type AddressInfo } from "node:net";
 import { guardGroup, releaseGroup } from "./guardian.ts";
 
+export { guardianPid } from "./guardian.ts";
+
 export interface ProcessOptions {
   /** Names the process in messages ("chain", "indexer", "api"). */
   name: string;

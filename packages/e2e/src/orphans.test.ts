@@ -1,15 +1,16 @@
 /**
  * A killed `pnpm start` leaves nothing running, however it is killed: a SIGKILL of its process
  * group (a closed terminal, a supervisor giving up) reaches none of its parts, each in a group of
- * its own, yet the chain, the indexer, the API and PostgreSQL end with it. And while a part of an
- * earlier stack does still run (a crash that spared it), a new start refuses, naming it, before
- * it changes anything in the data folder.
+ * its own, yet the chain, the indexer, the API and PostgreSQL end with it; a start at once after
+ * such a kill waits while they stop. And while a part of an earlier stack still runs with nothing
+ * stopping it (a crash that spared it and took the guardian), a new start refuses, naming it,
+ * before it changes anything in the data folder.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { processAlive as alive, portAnswers } from "@collectibles/devkit/processes";
 import { afterAll, describe, expect, it } from "vitest";
-import { dataFolder, freePorts, killStacks, runStart, startStack } from "./localStack.ts";
+import { apiOf, dataFolder, freePorts, killStacks, runStart, startStack } from "./localStack.ts";
 
 const folders: string[] = [];
 afterAll(() => {
@@ -59,6 +60,32 @@ describe("a SIGKILL of pnpm start's process group", () => {
     // Each part is asked to stop as it wants to (anvil saves its state), then killed if it lingers.
     expect(await survivors(processes, 30_000)).toEqual([]);
     for (const port of Object.values(stack.ports)) expect(await portAnswers(port)).toBe(false);
+  });
+
+  it("lets a start at once after it wait while they stop, then resume with the same data", async () => {
+    const dataDir = dataFolder("e2e-group-kill-restart");
+    folders.push(dataDir);
+    const first = await startStack({ dataDir });
+    const api = apiOf(first, first.printedKey() as string);
+    const made = await api("POST", "/organizations", { name: "Outlives the kill" });
+    expect(made.status).toBe(201);
+    const parts = first.processes().filter((pid) => pid !== first.process.pid);
+
+    // As a supervisor restarting at once (same folder, same ports): not refused for the parts
+    // the killed start's guardian is still stopping.
+    first.killGroup();
+    await first.process.exited;
+    const second = await startStack({ dataDir, ports: first.ports });
+
+    expect(second.lines.join("\n")).toMatch(
+      new RegExp(`the earlier pnpm start \\(pid ${first.process.pid}\\) was killed; waiting while`),
+    );
+    expect(parts.filter(alive)).toEqual([]);
+    const again = apiOf(second, first.printedKey() as string);
+    expect((await again("GET", `/organizations/${made.body.data.id}`)).body.data.name).toBe(
+      "Outlives the kill",
+    );
+    await second.stop();
   });
 });
 
