@@ -37,22 +37,30 @@ import { chainHead, codeAt, indexedBlock } from "./chainProbes.ts";
 import { whileHoldingLock } from "./deployLock.ts";
 import { earlierStackOn, portTaken, recordPart, waitForStoppingParts } from "./earlierStack.ts";
 import { claimData, localData, pgliteLeftover, releaseData, wipeData } from "./localData.ts";
+import { parseStartArguments, portFrom, USAGE } from "./startArguments.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const env = process.env;
+const given = checkedOrExit(() => ({
+  ...parseStartArguments(process.argv.slice(2)),
+  chainPort: portFrom(env, "CHAIN_PORT", 8545),
+  indexerPort: portFrom(env, "INDEXER_PORT", 42069),
+  apiPort: portFrom(env, "PORT", 3000),
+  databasePort: portFrom(env, "DB_PORT", 54320),
+}));
+if (given.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const { fresh, chainPort, indexerPort, apiPort, databasePort } = given;
 const localChain = !env.RPC_URL;
-const chainPort = Number(env.CHAIN_PORT ?? 8545);
 const chainId = env.CHAIN_ID ?? "31337";
-const indexerPort = Number(env.INDEXER_PORT ?? 42069);
-const apiPort = Number(env.PORT ?? 3000);
-const databasePort = Number(env.DB_PORT ?? 54320);
 /** Where the indexer listens: loopback, since only the API (on this machine) reads it. */
 const indexerHost = env.INDEXER_HOST || "127.0.0.1";
 const dataDir = env.DATA_DIR ?? `${root}.data`;
 const data = localData(dataDir);
 /** The indexer's schema in the database (the API's tables are in `public`). */
 const indexerSchema = env.DATABASE_SCHEMA ?? "collectibles";
-const fresh = process.argv.includes("--fresh");
 /** Whether the chain ended the way it should (asked to, so anvil wrote its state). */
 let chainStoppedCleanly = true;
 /** Whether this process marked the data folder as in use (and so may release it). */
@@ -66,6 +74,16 @@ let stopping = false;
 
 function log(message: string) {
   console.log(`[start] ${message}`);
+}
+
+/** What `read` answers, or its error said and exit 1: before anything has started. */
+function checkedOrExit<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    log(`failed: ${(error as Error).message}`);
+    process.exit(1);
+  }
 }
 
 /** pnpm from inside a pnpm script (it sets npm_execpath to itself), else the pinned one via npx. */

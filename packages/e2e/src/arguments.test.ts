@@ -1,0 +1,51 @@
+/**
+ * What `pnpm start` is given is checked before anything starts: `--help` shows what it takes, and
+ * a mistyped argument or a port variable that is no port is refused, naming it, instead of being
+ * ignored (`--frsh` would resume the old data) or failing once the chain runs.
+ */
+import fs from "node:fs";
+import { afterAll, expect, it } from "vitest";
+import { dataFolder, runStart } from "./localStack.ts";
+
+const dataDir = dataFolder("e2e-arguments");
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+it("shows its usage for --help, every port variable with its default, and starts nothing", async () => {
+  const run = await runStart({ dataDir, args: ["--help"], timeoutMs: 30_000 });
+
+  expect(run.code).toBe(0);
+  expect(run.output).toContain("Usage: pnpm start [--fresh]");
+  for (const variable of ["PORT", "INDEXER_PORT", "CHAIN_PORT", "DB_PORT", "DATA_DIR"]) {
+    expect(run.output).toMatch(new RegExp(`^  ${variable} +.*\\(`, "m"));
+  }
+  expect(fs.readdirSync(dataDir)).toEqual([]);
+});
+
+it.each([
+  [["--frsh"], "Unknown option '--frsh'"],
+  [["fresh"], "Unexpected argument 'fresh'"],
+  [["--fresh=yes"], "Option '--fresh' does not take an argument"],
+])("refuses %j, naming it and what it takes, and changes nothing", async (args, named) => {
+  const run = await runStart({ dataDir, args, timeoutMs: 30_000 });
+
+  expect(run.code).toBe(1);
+  expect(run.output).toContain(
+    `[start] failed: ${named}: pnpm start takes --fresh and --help only`,
+  );
+  expect(fs.readdirSync(dataDir)).toEqual([]);
+});
+
+it.each([
+  ["PORT", "3OOO"],
+  ["DB_PORT", "70000"],
+  ["CHAIN_PORT", "-1"],
+  ["INDEXER_PORT", "8545.5"],
+])("refuses %s=%s, naming the variable, and changes nothing", async (variable, value) => {
+  const run = await runStart({ dataDir, env: { [variable]: value }, timeoutMs: 30_000 });
+
+  expect(run.code).toBe(1);
+  expect(run.output).toContain(
+    `[start] failed: ${variable} must be a port number from 1 to 65535, got "${value}"`,
+  );
+  expect(fs.readdirSync(dataDir)).toEqual([]);
+});
