@@ -29,6 +29,11 @@ export interface ProcessOptions {
   onLine?: (line: string) => void;
   /** How `stop()` asks it to end (Ponder wants SIGINT). Default SIGTERM. */
   stopSignal?: NodeJS.Signals;
+  /**
+   * How the guardian asks it to end when this process dies without stopping it (guardian.ts):
+   * at the same moment as everything else this process started. Default `stopSignal`.
+   */
+  orphanStopSignal?: NodeJS.Signals;
   /** Leave stdout unread: for a process whose stdout is a log firehose (a server under load). */
   discardStdout?: boolean;
   /** Open a message channel (`process.send` in a Node child); read with `nextMessage`. */
@@ -151,7 +156,7 @@ export function startProcess(options: ProcessOptions): ManagedProcess {
   if (pid === undefined) throw new Error(`could not start ${options.name} (${options.command})`);
   installCleanup();
   tracked.add(pid);
-  guardGroup(pid, options.stopSignal ?? "SIGTERM");
+  guardGroup(pid, options.orphanStopSignal ?? options.stopSignal ?? "SIGTERM");
 
   let tail = "";
   const lineWaiters = new Set<{ pattern: RegExp; resolve(line: string): void }>();

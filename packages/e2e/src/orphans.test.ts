@@ -62,7 +62,7 @@ describe("a SIGKILL of pnpm start's process group", () => {
     for (const port of Object.values(stack.ports)) expect(await portAnswers(port)).toBe(false);
   });
 
-  it("lets a start at once after it wait while they stop, then resume with the same data", async () => {
+  it("lets a start at once after it resume with the same data, its parts stopped first", async () => {
     const dataDir = dataFolder("e2e-group-kill-restart");
     folders.push(dataDir);
     const first = await startStack({ dataDir });
@@ -72,14 +72,11 @@ describe("a SIGKILL of pnpm start's process group", () => {
     const parts = first.processes().filter((pid) => pid !== first.process.pid);
 
     // As a supervisor restarting at once (same folder, same ports): not refused for the parts
-    // the killed start's guardian is still stopping.
+    // the killed start's guardian may still be stopping (earlierStack.test.ts: it waits).
     first.killGroup();
     await first.process.exited;
     const second = await startStack({ dataDir, ports: first.ports });
 
-    expect(second.lines.join("\n")).toMatch(
-      new RegExp(`the earlier pnpm start \\(pid ${first.process.pid}\\) was killed; waiting while`),
-    );
     expect(parts.filter(alive)).toEqual([]);
     const again = apiOf(second, first.printedKey() as string);
     expect((await again("GET", `/organizations/${made.body.data.id}`)).body.data.name).toBe(
