@@ -57,7 +57,8 @@ const localChain = !env.RPC_URL;
 const chainId = env.CHAIN_ID ?? "31337";
 /** Where the indexer listens: loopback, since only the API (on this machine) reads it. */
 const indexerHost = env.INDEXER_HOST || "127.0.0.1";
-const dataDir = env.DATA_DIR ?? `${root}.data`;
+// Absolute: each part runs in its own package's folder, where a relative path means another one.
+const dataDir = path.resolve(env.DATA_DIR || `${root}.data`);
 const data = localData(dataDir);
 /** The indexer's schema in the database (the API's tables are in `public`). */
 const indexerSchema = env.DATABASE_SCHEMA ?? "collectibles";
@@ -394,7 +395,9 @@ async function main() {
         "`pnpm start --fresh` (it names what it removes)",
     );
   }
-  const deploymentsDir = localChain ? data.deployments : (env.DEPLOYMENTS_DIR ?? "");
+  const deploymentsDir = localChain
+    ? data.deployments
+    : env.DEPLOYMENTS_DIR && path.resolve(env.DEPLOYMENTS_DIR);
   let rpcUrl = env.RPC_URL ?? `http://127.0.0.1:${chainPort}`;
 
   let auditChain = false;

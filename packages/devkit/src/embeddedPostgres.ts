@@ -289,9 +289,9 @@ export async function startEmbeddedPostgres(
     onLine: options.onLine,
     // SIGINT: fast shutdown (SIGTERM waits for every session to end on its own).
     stopSignal: "SIGINT",
-    // Stopped beside the parts that use it, the server waits for their sessions to end (smart
-    // shutdown): stopped under it, Ponder spent its whole 5 s shutdown grace failing to release
-    // its lock, and a start after the kill waited for it.
+    // When the guardian stops it beside the parts that use it, the server waits for their
+    // sessions to end (smart shutdown). A fast shutdown cut Ponder off while it released its
+    // lock: Ponder then spent its whole 5 s shutdown grace, and a start after the kill waited.
     orphanStopSignal: "SIGTERM",
     ...account,
   });

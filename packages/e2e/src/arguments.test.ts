@@ -1,14 +1,20 @@
 /**
  * What `pnpm start` is given is checked before anything starts: `--help` shows what it takes, and
  * a mistyped argument or a port variable that is no port is refused, naming it, instead of being
- * ignored (`--frsh` would resume the old data) or failing once the chain runs.
+ * ignored (`--frsh` would resume the old data) or failing once the chain runs. A relative
+ * DATA_DIR means one folder for every part, though each runs in its own package's folder.
  */
 import fs from "node:fs";
+import path from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { dataFolder, runStart } from "./localStack.ts";
+import { apiOf, dataFolder, killStacks, root, runStart, startStack } from "./localStack.ts";
 
 const dataDir = dataFolder("e2e-arguments");
-afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+const relativeParent = dataFolder("e2e-relative");
+afterAll(() => {
+  killStacks();
+  for (const dir of [dataDir, relativeParent]) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 it("shows its usage for --help, every port variable with its default, and starts nothing", async () => {
   const run = await runStart({ dataDir, args: ["--help"], timeoutMs: 30_000 });
@@ -48,4 +54,16 @@ it.each([
     `[start] failed: ${variable} must be a port number from 1 to 65535, got "${value}"`,
   );
   expect(fs.readdirSync(dataDir)).toEqual([]);
+});
+
+it("takes a relative DATA_DIR from the folder it runs in, one folder for every part", async () => {
+  const absolute = path.join(relativeParent, "data");
+  const stack = await startStack({ dataDir: path.relative(root, absolute) });
+  const api = apiOf(stack, stack.printedKey() as string);
+
+  expect((await api("POST", "/organizations", { name: "Relative" })).status).toBe(201);
+  await stack.stop();
+
+  expect(stack.lines.join("\n")).toContain(`Data       ${absolute}`);
+  expect(fs.readdirSync(absolute).sort()).toEqual(["api", "chain", "deployments", "postgres"]);
 });
