@@ -25,7 +25,7 @@ import {
   UnreadableStateFile,
 } from "@collectibles/devkit/chain";
 import { startEmbeddedPostgres, stopEarlierServer } from "@collectibles/devkit/embedded-postgres";
-import { dropSchema } from "@collectibles/devkit/postgres";
+import { connectionProblem, dropSchema, redactPassword } from "@collectibles/devkit/postgres";
 import {
   httpAnswers,
   type ManagedProcess,
@@ -386,6 +386,14 @@ async function main() {
   const earlier =
     earlierStackOn(data) ?? (await portTaken(stackPorts().filter(([name]) => name !== "DB_PORT")));
   if (earlier) throw new Error(`${earlier}. Nothing was changed.`);
+  // Checked before a chain is started for it: otherwise the indexer is the first to find out.
+  const databaseProblem = env.DATABASE_URL && (await connectionProblem(env.DATABASE_URL));
+  if (databaseProblem) {
+    throw new Error(
+      `DATABASE_URL (${redactPassword(env.DATABASE_URL as string)}) cannot be used: ` +
+        `${databaseProblem}. Nothing was started`,
+    );
+  }
   mkdirSync(dataDir, { recursive: true });
   const leftover = fresh ? undefined : pgliteLeftover(data);
   if (leftover && !env.DATABASE_URL) {

@@ -52,6 +52,20 @@ async function asAdmin(serverUrl: string, work: (client: pg.Client) => Promise<u
   }
 }
 
+/** Why the database a connection string names cannot be used (unreachable, refused), if so. */
+export async function connectionProblem(databaseUrl: string): Promise<string | undefined> {
+  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000 });
+  try {
+    await client.connect();
+    await client.query("select 1");
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
 /** A connection string without its password, for messages. */
 export function redactPassword(connectionString: string): string {
   try {

@@ -1,12 +1,14 @@
 /**
  * What `pnpm start` is given is checked before anything starts: `--help` shows what it takes, and
  * a mistyped argument or a port variable that is no port is refused, naming it, instead of being
- * ignored (`--frsh` would resume the old data) or failing once the chain runs. A relative
- * DATA_DIR means one folder for every part, though each runs in its own package's folder.
+ * ignored (`--frsh` would resume the old data) or failing once the chain runs; so is a
+ * DATABASE_URL that cannot be used. A relative DATA_DIR means one folder for every part, though
+ * each runs in its own package's folder.
  */
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, expect, it } from "vitest";
+import { freePort } from "@collectibles/devkit/processes";
+import { afterAll, expect, inject, it } from "vitest";
 import { apiOf, dataFolder, killStacks, root, runStart, startStack } from "./localStack.ts";
 
 const dataDir = dataFolder("e2e-arguments");
@@ -53,6 +55,35 @@ it.each([
   expect(run.output).toContain(
     `[start] failed: ${variable} must be a port number from 1 to 65535, got "${value}"`,
   );
+  expect(fs.readdirSync(dataDir)).toEqual([]);
+});
+
+it("refuses a DATABASE_URL nothing answers on, naming it without its password, and starts nothing", async () => {
+  const port = await freePort();
+  const url = `postgres://someone:not-to-be-shown@127.0.0.1:${port}/collectibles`;
+
+  const run = await runStart({ dataDir, env: { DATABASE_URL: url }, timeoutMs: 30_000 });
+
+  expect(run.code).toBe(1);
+  expect(run.output).toContain(
+    `[start] failed: DATABASE_URL (postgres://someone:***@127.0.0.1:${port}/collectibles) cannot ` +
+      `be used: connect ECONNREFUSED 127.0.0.1:${port}. Nothing was started`,
+  );
+  expect(run.output).not.toContain("not-to-be-shown");
+  expect(fs.readdirSync(dataDir)).toEqual([]);
+});
+
+it("refuses a DATABASE_URL whose database does not exist, in the server's words", async () => {
+  const url = new URL(inject("postgresUrl"));
+  url.pathname = "/e2e_no_such_database";
+
+  const run = await runStart({ dataDir, env: { DATABASE_URL: url.toString() }, timeoutMs: 30_000 });
+
+  expect(run.code).toBe(1);
+  expect(run.output).toContain(
+    'cannot be used: database "e2e_no_such_database" does not exist. Nothing was started',
+  );
+  if (url.password) expect(run.output).not.toContain(url.password);
   expect(fs.readdirSync(dataDir)).toEqual([]);
 });
 
