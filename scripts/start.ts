@@ -29,6 +29,7 @@ import { connectionProblem, dropSchema, redactPassword } from "@collectibles/dev
 import {
   httpAnswers,
   type ManagedProcess,
+  portFrom,
   runToEnd,
   startProcess,
   stopProcessesYourselfOnSignals,
@@ -37,7 +38,7 @@ import { chainHead, codeAt, indexedBlock } from "./chainProbes.ts";
 import { whileHoldingLock } from "./deployLock.ts";
 import { earlierStackOn, portTaken, recordPart, waitForStoppingParts } from "./earlierStack.ts";
 import { claimData, localData, pgliteLeftover, releaseData, wipeData } from "./localData.ts";
-import { parseStartArguments, portFrom, USAGE } from "./startArguments.ts";
+import { parseStartArguments, USAGE } from "./startArguments.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const env = process.env;

@@ -1,7 +1,7 @@
 /**
- * What `pnpm start` is given: its arguments (`--fresh`, `--help`) and the port variables, checked
- * before anything starts, so a typo is refused with what is accepted instead of being ignored
- * (`--frsh` would have resumed the old data) or failing halfway (`PORT=3OOO`).
+ * What `pnpm start` is given: its arguments (`--fresh`, `--help`), checked before anything
+ * starts, so a typo is refused with what is accepted instead of being ignored (`--frsh` would
+ * have resumed the old data). Port variables are read with devkit's `portFrom`.
  */
 import { parseArgs } from "node:util";
 
@@ -44,15 +44,4 @@ export function parseStartArguments(argv: string[]): StartArguments {
       `${(error as Error).message.split(".")[0]}: pnpm start takes --fresh and --help only`,
     );
   }
-}
-
-/** The port a variable names, or its default; throws naming the variable when it is no port. */
-export function portFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const text = env[name];
-  if (text === undefined || text === "") return fallback;
-  const port = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-  if (!(port >= 1 && port <= 65_535)) {
-    throw new Error(`${name} must be a port number from 1 to 65535, got "${text}"`);
-  }
-  return port;
 }

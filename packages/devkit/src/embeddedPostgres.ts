@@ -26,6 +26,7 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { connectionProblem } from "./postgres.ts";
 import { freePort, type ManagedProcess, startProcess } from "./processes.ts";
 
 export interface EmbeddedPostgresOptions {
@@ -212,17 +213,7 @@ async function waitFor(what: string, check: () => boolean, timeoutMs: number) {
 
 /** Whether PostgreSQL at `url` answers a query. */
 async function answers(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
-  client.on("error", () => {});
-  try {
-    await client.connect();
-    await client.query("select 1");
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
+  return (await connectionProblem(url, 1_000)) === undefined;
 }
 
 export async function startEmbeddedPostgres(

@@ -53,8 +53,16 @@ async function asAdmin(serverUrl: string, work: (client: pg.Client) => Promise<u
 }
 
 /** Why the database a connection string names cannot be used (unreachable, refused), if so. */
-export async function connectionProblem(databaseUrl: string): Promise<string | undefined> {
-  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000 });
+export async function connectionProblem(
+  databaseUrl: string,
+  timeoutMs = 5_000,
+): Promise<string | undefined> {
+  const client = new pg.Client({
+    connectionString: databaseUrl,
+    connectionTimeoutMillis: timeoutMs,
+  });
+  // A connection that fails after connecting says so here, not as an unhandled 'error'.
+  client.on("error", () => {});
   try {
     await client.connect();
     await client.query("select 1");

@@ -317,6 +317,17 @@ export async function runToEnd(
   return { ...exit, output };
 }
 
+/** The port a variable names, or its default; throws naming the variable when it is no port. */
+export function portFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const text = env[name];
+  if (text === undefined || text === "") return fallback;
+  const port = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!(port >= 1 && port <= 65_535)) {
+    throw new Error(`${name} must be a port number from 1 to 65535, got "${text}"`);
+  }
+  return port;
+}
+
 /** A TCP port on 127.0.0.1 that was free a moment ago. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

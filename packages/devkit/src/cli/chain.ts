@@ -3,11 +3,13 @@
  * the foreground until Ctrl-C. With CHAIN_STATE=<file> it continues the chain kept in that file.
  */
 import { startLocalChain } from "../localChain.ts";
-import { stopProcessesYourselfOnSignals } from "../processes.ts";
+import { portFrom, stopProcessesYourselfOnSignals } from "../processes.ts";
 
-const port = Number(process.env.CHAIN_PORT ?? 8545);
-if (!Number.isInteger(port) || port < 1 || port > 65_535) {
-  process.stderr.write(`CHAIN_PORT must be a port number, got "${process.env.CHAIN_PORT}"\n`);
+let port: number;
+try {
+  port = portFrom(process.env, "CHAIN_PORT", 8545);
+} catch (error) {
+  process.stderr.write(`${(error as Error).message}\n`);
   process.exit(1);
 }
 const stateFile = process.env.CHAIN_STATE || undefined;
