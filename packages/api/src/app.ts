@@ -22,20 +22,11 @@ export type { AppDeps, ChainServices, ReadinessCheck } from "./deps.ts";
  */
 const CLAIM_TRANSACTIONS = 4;
 
-/**
- * List pages read and presented at once. A page costs the event loop a few milliseconds of
- * decoding, presenting and serialising: with every client's list in flight together, a claim's
- * transaction waited behind all of them at each of its round trips (writes beside a list load
- * took seconds). The others wait their turn in order; the database is kept busy by these few.
- */
-const LIST_READS = 3;
-
 /** What the handlers get, made from the app's dependencies (also for work outside requests). */
 export function routeDepsOf(appDeps: AppDeps): RouteDeps {
   const deps: RouteDeps = {
     ...appDeps,
     claimTransactions: pLimit(CLAIM_TRANSACTIONS),
-    listReads: pLimit(LIST_READS),
     openApiDocument,
     metrics: createMetrics(appDeps),
   };

@@ -105,8 +105,6 @@ export interface MetricsService {
 export interface RouteDeps extends AppDeps {
   /** Runs claim transactions, a few at once, the others waiting in arrival order (`app.ts`). */
   claimTransactions: LimitFunction;
-  /** Runs list reads (a page read and presented), a few at once, the others in order. */
-  listReads: LimitFunction;
   /** The OpenAPI document of every mounted endpoint (built once, on first use). */
   openApiDocument(): Record<string, unknown>;
   metrics: MetricsService;

@@ -15,6 +15,7 @@ describe("parseEnv", () => {
       NODE_ENV: "development",
       MAX_IMAGE_BYTES: 5 * 1024 * 1024,
       RATE_LIMIT_MAX: 600,
+      READ_CONCURRENCY: 3,
     });
     expect(env.DATA_DIR).toMatch(/\/\.data$/);
     expect(env.DATABASE_URL).toBeUndefined();
@@ -66,6 +67,7 @@ describe("parseEnv", () => {
     expect(failure({ CHAIN_ID: "0" })).toContain("CHAIN_ID:");
     expect(failure({ LOG_LEVEL: "loud" })).toContain("LOG_LEVEL:");
     expect(failure({ PUBLIC_URL: "ftp://x" })).toContain("PUBLIC_URL:");
+    expect(failure({ READ_CONCURRENCY: "0" })).toContain("READ_CONCURRENCY:");
   });
 
   it("refuses an API_KEY that does not look like a key", () => {

@@ -77,6 +77,13 @@ const EnvSchema = z.object({
   /** Requests each API key may make per window before answering 429. */
   RATE_LIMIT_MAX: int(1, 1_000_000).default(600),
   RATE_LIMIT_WINDOW_MS: int(1000, 24 * 60 * 60 * 1000).default(60_000),
+  /**
+   * A key's GET requests one API process reads, presents and sends at once; the others wait
+   * their turn in order. A page costs the event loop a few milliseconds: with every client's
+   * read in flight together, a claim's transaction waited behind all of them at each of its round
+   * trips. Writes take no turn; the database is kept busy by these few.
+   */
+  READ_CONCURRENCY: int(1, 1_000).default(3),
   /** Requests per window one client address may make without a valid key before 429. */
   ANONYMOUS_RATE_LIMIT_MAX: int(1, 1_000_000).default(60),
   /**

@@ -6,8 +6,12 @@
  *
  * Input that fails its schema is answered 400, the message and details naming every offending
  * field (`limit`, `parent_id`, `logo`, or `body` for the body as a whole).
+ *
+ * A key's reads (GET) are answered READ_CONCURRENCY at a time per process, the others waiting
+ * their turn; writes never wait for them (docs/performance.md, "Reads take turns").
  */
 import { type Request, type RequestHandler, type Response, Router } from "express";
+import pLimit, { type LimitFunction } from "p-limit";
 import type { z } from "zod";
 import type { RouteDeps } from "../deps.ts";
 import { type ErrorDetail, MethodNotAllowedError, ValidationError } from "../errors.ts";
@@ -36,6 +40,7 @@ declare global {
 export function mountEndpoints(endpoints: readonly Endpoint[], deps: RouteDeps): Router {
   const router = Router();
   const guard = keyGuard(deps.db, deps.config);
+  const reads = pLimit(deps.config.READ_CONCURRENCY);
   const specs = endpoints.map(({ spec }) => spec);
   const allowByPath = [...allowedMethods(specs)].map(
     ([path, allow]) => [expressPath(path), allow] as const,
@@ -68,11 +73,24 @@ export function mountEndpoints(endpoints: readonly Endpoint[], deps: RouteDeps):
     ];
     if (spec.auth === "apiKey") chain.push(...guard);
     if (spec.body) chain.push(...bodyParsersFor(spec.body, deps));
-    chain.push(handlerFor(endpoint, deps));
+    const handler = handlerFor(endpoint, deps);
+    chain.push(spec.auth === "apiKey" && spec.method === "get" ? inTurn(reads, handler) : handler);
     router[spec.method](expressPath(spec.path), ...chain);
   }
   for (const [path, allow] of allowByPath) router.all(path, refuse(path, allow));
   return router;
+}
+
+/**
+ * `handler` in its turn among the reads: a turn lasts until its answer is handed to the socket,
+ * not until the client has read it (a client that reads slowly holds no turn). A client that
+ * left while waiting is not answered: its read is not run.
+ */
+function inTurn(reads: LimitFunction, handler: RequestHandler): RequestHandler {
+  return (req, res, next) =>
+    reads(async () => {
+      if (!req.socket.destroyed) await handler(req, res, next);
+    });
 }
 
 function bodyParsersFor(body: BodySpec, deps: RouteDeps): RequestHandler[] {

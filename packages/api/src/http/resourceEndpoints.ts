@@ -134,14 +134,13 @@ export function listing<View, Item>(
   list: (deps: RouteDeps, scope: Scope, query: ListQuery) => Promise<Page<View>>,
   present: Present<View, Item>,
 ) {
-  return async ({ query, auth, baseUrl }: Input & { query: ListQuery }, deps: RouteDeps) =>
-    deps.listReads(async () => {
-      const { rows, count, next } = await list(deps, auth, query);
-      const ctx = presentContext(deps, baseUrl);
-      const data = rows.map((view) => present(view, ctx));
-      const body = { pagination: paginationOf(query, count, next), data };
-      return { status: 200 as const, body };
-    });
+  return async ({ query, auth, baseUrl }: Input & { query: ListQuery }, deps: RouteDeps) => {
+    const { rows, count, next } = await list(deps, auth, query);
+    const ctx = presentContext(deps, baseUrl);
+    const data = rows.map((view) => present(view, ctx));
+    const body = { pagination: paginationOf(query, count, next), data };
+    return { status: 200 as const, body };
+  };
 }
 
 /**

@@ -1,0 +1,50 @@
+import pg from "pg";
+import { describe, expect, it } from "vitest";
+import { testAppPerFile } from "../test/perFile.ts";
+
+const t = testAppPerFile({ env: { READ_CONCURRENCY: "2" } });
+
+/** Statements of this database waiting for a lock (a read held up by the test's lock). */
+async function waitingOnLocks(client: pg.Client): Promise<number> {
+  const { rows } = await client.query<{ n: number }>(
+    "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+  );
+  return rows[0]?.n ?? 0;
+}
+
+describe("a key's reads take turns (READ_CONCURRENCY)", () => {
+  it("makes further reads wait while every turn is taken, and still answers writes", async () => {
+    const created = await t.call("POST", "/organizations", { json: { name: "Patient" } });
+    expect(created.status).toBe(201);
+    const locker = new pg.Client({ connectionString: t.database.url });
+    await locker.connect();
+    try {
+      // Two reads of users, held in PostgreSQL by the lock, take both turns.
+      await locker.query("begin");
+      await locker.query("lock table users in access exclusive mode");
+      const heldReads = [t.call("GET", "/users"), t.call("GET", "/users")];
+      while ((await waitingOnLocks(locker)) < 2) await new Promise((r) => setTimeout(r, 20));
+
+      // A read of another table waits for a turn; a write is answered meanwhile.
+      let waitingRead: number | undefined;
+      const read = t.call("GET", "/organizations").then((res) => {
+        waitingRead = res.status;
+        return res;
+      });
+      const write = await t.call("POST", "/organizations", { json: { name: "Served" } });
+      expect(write.status).toBe(201);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(waitingRead).toBeUndefined();
+      expect(await waitingOnLocks(locker)).toBe(2);
+
+      await locker.query("commit");
+      const answers = await Promise.all([...heldReads, read]);
+      expect(answers.map((res) => res.status)).toEqual([200, 200, 200]);
+      const names = answers[2]?.body.data.map((org: { name: string }) => org.name);
+      expect(names).toEqual(expect.arrayContaining(["Patient", "Served"]));
+    } finally {
+      await locker.query("rollback").catch(() => {});
+      await locker.end();
+    }
+  });
+});
