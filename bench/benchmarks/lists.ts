@@ -345,11 +345,40 @@ export function listBenchmark(options: ListBenchmarkOptions): Benchmark {
           const collectibleId = await confirmedCollectible(
             api.url,
             "Written beside reads",
-            writesPerTarget * options.targets.length,
+            // The targets' writes, and the same writes once with no reads beside them.
+            writesPerTarget * (options.targets.length + 1),
           );
           memory.mark("idle");
           await sleep(2000);
           memory.mark("between");
+
+          // The writes' own latency, no reads beside them: what the writes beside reads owe to
+          // the reads is the difference.
+          ctx.log(`POST /claims at ${s.writesPerSecond}/s alone, no reads`);
+          const aloneWriter = startWriter(api.url, collectibleId, s.writesPerSecond);
+          await sleep((1 + s.warmupSeconds + s.durationSeconds) * 1000);
+          const writesAlone = await aloneWriter.stop();
+          ctx.log(
+            `  writes: ${writesAlone.acceptedPerSecond.toFixed(0)}/s accepted of ` +
+              `${writesAlone.sent} sent, p50 ${ms(writesAlone.latencyMs.p50)}, p99 ` +
+              `${ms(writesAlone.latencyMs.p99)}`,
+          );
+          if (writesAlone.accepted < writesAlone.sent) {
+            problems.push(
+              `POST /claims alone: ${writesAlone.sent - writesAlone.accepted} of ` +
+                `${writesAlone.sent} were not accepted, e.g. ${JSON.stringify(writesAlone.rejected[0])}`,
+            );
+          }
+          await confirmedAll(api.url, collectibleId);
+          measurements.push({ writesAlone });
+          notes.push(
+            `POST /claims alone (the writes' baseline): ${writesAlone.sent} asked at ` +
+              `${writesAlone.rate}/s for ${1 + s.warmupSeconds + s.durationSeconds} s with no ` +
+              `reads, before the first list's loads, accepted at ` +
+              `${writesAlone.acceptedPerSecond.toFixed(0)}/s, latency from when each was due: p50 ` +
+              `${ms(writesAlone.latencyMs.p50)}, p99 ${ms(writesAlone.latencyMs.p99)}, max ` +
+              `${ms(writesAlone.latencyMs.max)}.`,
+          );
 
           for (const target of options.targets) {
             const first = `${target.path}?limit=${LIMIT}`;
@@ -520,6 +549,7 @@ export function listBenchmark(options: ListBenchmarkOptions): Benchmark {
                 name: `POST /claims beside random pages of ${target.path}: p99 latency`,
                 unit: "ms",
                 figure: writes.latencyMs.p99,
+                baseline: { name: "the same writes, no reads", value: writesAlone.latencyMs.p99 },
                 goal: `<= ${GOAL.writesP99Ms} ms`,
                 goalValue: GOAL.writesP99Ms,
                 met: refused === 0 && writes.latencyMs.p99 <= GOAL.writesP99Ms,
