@@ -254,6 +254,10 @@ async function confirmedAll(apiUrl: string, collectibleId: string): Promise<numb
 }
 
 const ms = (v: number) => `${v.toFixed(1)} ms`;
+
+const describeWrites = (w: WriteResult) =>
+  `${w.acceptedPerSecond.toFixed(0)}/s accepted of ${w.sent} sent, p50 ${ms(w.latencyMs.p50)}, ` +
+  `p99 ${ms(w.latencyMs.p99)}`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function describe(load: Load): string {
@@ -358,11 +362,7 @@ export function listBenchmark(options: ListBenchmarkOptions): Benchmark {
           const aloneWriter = startWriter(api.url, collectibleId, s.writesPerSecond);
           await sleep((1 + s.warmupSeconds + s.durationSeconds) * 1000);
           const writesAlone = await aloneWriter.stop();
-          ctx.log(
-            `  writes: ${writesAlone.acceptedPerSecond.toFixed(0)}/s accepted of ` +
-              `${writesAlone.sent} sent, p50 ${ms(writesAlone.latencyMs.p50)}, p99 ` +
-              `${ms(writesAlone.latencyMs.p99)}`,
-          );
+          ctx.log(`  writes: ${describeWrites(writesAlone)}`);
           if (writesAlone.accepted < writesAlone.sent) {
             problems.push(
               `POST /claims alone: ${writesAlone.sent - writesAlone.accepted} of ` +
@@ -459,10 +459,7 @@ export function listBenchmark(options: ListBenchmarkOptions): Benchmark {
             } finally {
               writes = await writer.stop();
             }
-            ctx.log(
-              `  writes: ${writes.acceptedPerSecond.toFixed(0)}/s accepted of ${writes.sent} ` +
-                `sent, p50 ${ms(writes.latencyMs.p50)}, p99 ${ms(writes.latencyMs.p99)}`,
-            );
+            ctx.log(`  writes: ${describeWrites(writes)}`);
             // A refused write is the service failing under this load: reported, and its goals
             // missed, but the reads beside it still measured.
             const refused = writes.sent - writes.accepted;
