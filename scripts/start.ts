@@ -18,6 +18,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseEnv } from "@collectibles/api/env";
 import {
   type LocalChain,
   type LocalChainOptions,
@@ -61,6 +62,23 @@ const indexerHost = env.INDEXER_HOST || "127.0.0.1";
 // Absolute: each part runs in its own package's folder, where a relative path means another one.
 const dataDir = path.resolve(env.DATA_DIR || `${root}.data`);
 const data = localData(dataDir);
+const deploymentsDir = localChain
+  ? data.deployments
+  : env.DEPLOYMENTS_DIR && path.resolve(env.DEPLOYMENTS_DIR);
+// The API's settings, checked as the API will check them before anything starts: a mistyped
+// variable costs a second, not a chain, a database and an indexer started for nothing. What
+// this start sets itself stands in with a value of the same form.
+checkedOrExit(() =>
+  parseEnv({
+    ...env,
+    ...apiSettings({
+      RPC_URL: env.RPC_URL ?? `http://127.0.0.1:${chainPort}`,
+      CHAIN_ID: chainId,
+      DATABASE_URL: env.DATABASE_URL ?? `postgres://collectibles@127.0.0.1:${databasePort}/api`,
+      ...(deploymentsDir ? { DEPLOYMENTS_DIR: deploymentsDir } : {}),
+    }),
+  }),
+);
 /** The indexer's schema in the database (the API's tables are in `public`). */
 const indexerSchema = env.DATABASE_SCHEMA ?? "collectibles";
 /** Whether the chain ended the way it should (asked to, so anvil wrote its state). */
@@ -86,6 +104,16 @@ function checkedOrExit<T>(read: () => T): T {
     log(`failed: ${(error as Error).message}`);
     process.exit(1);
   }
+}
+
+/** What this start gives the API besides the environment and what it shares with the indexer. */
+function apiSettings(shared: Record<string, string>): Record<string, string> {
+  return {
+    ...shared,
+    PORT: String(apiPort),
+    INDEXER_URL: `http://127.0.0.1:${indexerPort}`,
+    DATA_DIR: dataDir,
+  };
 }
 
 /** pnpm from inside a pnpm script (it sets npm_execpath to itself), else the pinned one via npx. */
@@ -404,9 +432,6 @@ async function main() {
         "`pnpm start --fresh` (it names what it removes)",
     );
   }
-  const deploymentsDir = localChain
-    ? data.deployments
-    : env.DEPLOYMENTS_DIR && path.resolve(env.DEPLOYMENTS_DIR);
   let rpcUrl = env.RPC_URL ?? `http://127.0.0.1:${chainPort}`;
 
   let auditChain = false;
@@ -448,13 +473,7 @@ async function main() {
       args: ["--max-semi-space-size=4", "src/index.ts"],
       cwd: `${root}packages/api`,
     },
-    {
-      ...shared,
-      PORT: String(apiPort),
-      INDEXER_URL: `http://127.0.0.1:${indexerPort}`,
-      DATA_DIR: dataDir,
-      ...(auditChain ? { CHAIN_AUDIT: "1" } : {}),
-    },
+    { ...apiSettings(shared), ...(auditChain ? { CHAIN_AUDIT: "1" } : {}) },
   );
   await api.waitUntil("ready", () => httpAnswers(`http://127.0.0.1:${apiPort}/ready`), 60_000);
 

@@ -1,8 +1,8 @@
 /**
  * What `pnpm start` is given is checked before anything starts: `--help` shows what it takes, and
  * a mistyped argument or a port variable that is no port is refused, naming it, instead of being
- * ignored (`--frsh` would resume the old data) or failing once the chain runs; so is a
- * DATABASE_URL that cannot be used. A relative DATA_DIR means one folder for every part, though
+ * ignored (`--frsh` would resume the old data) or failing once the chain runs; so are a
+ * DATABASE_URL that cannot be used and a setting the API would refuse. A relative DATA_DIR means one folder for every part, though
  * each runs in its own package's folder.
  */
 import fs from "node:fs";
@@ -57,6 +57,26 @@ it.each([
   );
   expect(fs.readdirSync(dataDir)).toEqual([]);
 });
+
+it.each([
+  ["READ_CONCURRENCY", "abc", "READ_CONCURRENCY: must be a whole number"],
+  [
+    "WALLET_MNEMONIC",
+    "test test test test test test test test test test test test",
+    "WALLET_MNEMONIC: must be a valid English BIP-39 mnemonic",
+  ],
+])(
+  "refuses the API setting %s=%s as the API would, before anything starts",
+  async (variable, value, named) => {
+    const run = await runStart({ dataDir, env: { [variable]: value }, timeoutMs: 30_000 });
+
+    expect(run.code).toBe(1);
+    expect(run.output).toContain(`[start] failed: Invalid configuration:\n  ${named}`);
+    // What was given is not repeated: it may be a secret.
+    expect(run.output).not.toContain(value);
+    expect(fs.readdirSync(dataDir)).toEqual([]);
+  },
+);
 
 it("refuses a DATABASE_URL nothing answers on, naming it without its password, and starts nothing", async () => {
   const port = await freePort();
