@@ -68,6 +68,8 @@ describe("parseEnv", () => {
     expect(failure({ LOG_LEVEL: "loud" })).toContain("LOG_LEVEL:");
     expect(failure({ PUBLIC_URL: "ftp://x" })).toContain("PUBLIC_URL:");
     expect(failure({ READ_CONCURRENCY: "0" })).toContain("READ_CONCURRENCY:");
+    // More would leave claims waiting for a database connection behind reads.
+    expect(failure({ READ_CONCURRENCY: "7" })).toContain("READ_CONCURRENCY:");
   });
 
   it("refuses an API_KEY that does not look like a key", () => {

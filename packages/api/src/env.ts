@@ -81,9 +81,11 @@ const EnvSchema = z.object({
    * A key's GET requests one API process reads, presents and sends at once; the others wait
    * their turn in order. A page costs the event loop a few milliseconds: with every client's
    * read in flight together, a claim's transaction waited behind all of them at each of its round
-   * trips. Writes take no turn; the database is kept busy by these few.
+   * trips. Writes take no turn; the database is kept busy by these few. A turn may hold one of
+   * the process's 10 database connections: at most 6, so reads alone never hold the pool that
+   * claims (up to 4 transactions at once) and the relayer need.
    */
-  READ_CONCURRENCY: int(1, 1_000).default(3),
+  READ_CONCURRENCY: int(1, 6).default(3),
   /** Requests per window one client address may make without a valid key before 429. */
   ANONYMOUS_RATE_LIMIT_MAX: int(1, 1_000_000).default(60),
   /**
