@@ -56,6 +56,7 @@ if (given.help) {
 }
 const { fresh, chainPort, indexerPort, apiPort, databasePort } = given;
 const localChain = !env.RPC_URL;
+const localRpcUrl = `http://127.0.0.1:${chainPort}`;
 const chainId = env.CHAIN_ID ?? "31337";
 /** Where the indexer listens: loopback, since only the API (on this machine) reads it. */
 const indexerHost = env.INDEXER_HOST || "127.0.0.1";
@@ -71,12 +72,12 @@ const deploymentsDir = localChain
 checkedOrExit(() =>
   parseEnv({
     ...env,
-    ...apiSettings({
-      RPC_URL: env.RPC_URL ?? `http://127.0.0.1:${chainPort}`,
-      CHAIN_ID: chainId,
-      DATABASE_URL: env.DATABASE_URL ?? `postgres://collectibles@127.0.0.1:${databasePort}/api`,
-      ...(deploymentsDir ? { DEPLOYMENTS_DIR: deploymentsDir } : {}),
-    }),
+    ...apiSettings(
+      sharedSettings(
+        env.RPC_URL ?? localRpcUrl,
+        env.DATABASE_URL ?? `postgres://collectibles@127.0.0.1:${databasePort}/api`,
+      ),
+    ),
   }),
 );
 /** The indexer's schema in the database (the API's tables are in `public`). */
@@ -104,6 +105,16 @@ function checkedOrExit<T>(read: () => T): T {
     log(`failed: ${(error as Error).message}`);
     process.exit(1);
   }
+}
+
+/** What this start gives the indexer and the API alike, besides the environment. */
+function sharedSettings(rpcUrl: string, databaseUrl: string): Record<string, string> {
+  return {
+    RPC_URL: rpcUrl,
+    CHAIN_ID: chainId,
+    DATABASE_URL: databaseUrl,
+    ...(deploymentsDir ? { DEPLOYMENTS_DIR: deploymentsDir } : {}),
+  };
 }
 
 /** What this start gives the API besides the environment and what it shares with the indexer. */
@@ -432,7 +443,7 @@ async function main() {
         "`pnpm start --fresh` (it names what it removes)",
     );
   }
-  let rpcUrl = env.RPC_URL ?? `http://127.0.0.1:${chainPort}`;
+  let rpcUrl = env.RPC_URL ?? localRpcUrl;
 
   let auditChain = false;
   if (localChain) {
@@ -444,12 +455,7 @@ async function main() {
     await dropSchema(databaseUrl, indexerSchema);
   }
 
-  const shared: Record<string, string> = {
-    RPC_URL: rpcUrl,
-    CHAIN_ID: chainId,
-    DATABASE_URL: databaseUrl,
-    ...(deploymentsDir ? { DEPLOYMENTS_DIR: deploymentsDir } : {}),
-  };
+  const shared = sharedSettings(rpcUrl, databaseUrl);
 
   log(`starting the indexer on http://127.0.0.1:${indexerPort}`);
   const indexer = await startIndexer(shared);
