@@ -6,7 +6,6 @@ import { collectibleClaimCounts } from "./countSchema.ts";
 import type { Queryable } from "./driver/client.ts";
 import { type Presentable, preparedOnce, type Shown } from "./driver/pageStatements.ts";
 import { listOf } from "./driver/recordReads.ts";
-import { insertedRows } from "./driver/recordWrites.ts";
 import { claims, collectibles, users } from "./schema.ts";
 import { preparedScope, visibleClaim, visibleCollectible } from "./scope.ts";
 
@@ -244,55 +243,4 @@ export async function usersByWallet(
         ),
       ),
     );
-}
-
-/**
- * Inserts these claims, each unless a unique index refuses it (the holder's or the email's claim
- * of the collectible exists, or its external id): those are left out of the answer. The same
- * statement takes the places the inserted claims fill in their collectibles' supplies: the
- * caller holds the collectibles' row locks and has counted the places left.
- */
-export async function insertClaimsTakingPlaces(
-  q: Queryable,
-  values: NewClaim[],
-): Promise<ClaimRow[]> {
-  if (values.length === 0) return [];
-  const inserted = insertedRows(q, "inserted", claims, values);
-  const placed = q
-    .select({ id: inserted.collectibleId, count: sql<number>`count(*)::int`.as("count") })
-    .from(inserted)
-    .groupBy(inserted.collectibleId)
-    .as("placed");
-  const placesTaken = q.$with("places_taken").as(
-    q
-      .update(collectibles)
-      .set({
-        reservedCount: sql`${collectibles.reservedCount} + placed.count`,
-        updatedAt: sql`now()`,
-      })
-      .from(placed)
-      .where(eq(collectibles.id, placed.id)),
-  );
-  return q.with(inserted, placesTaken).select().from(inserted);
-}
-
-/** Gives back the places of claims this transaction inserted and then refused, and removes them. */
-export async function deleteNewClaims(q: Queryable, refused: ClaimRow[]): Promise<void> {
-  if (refused.length === 0) return;
-  const perCollectible = new Map<string, number>();
-  for (const { collectibleId } of refused) {
-    perCollectible.set(collectibleId, (perCollectible.get(collectibleId) ?? 0) + 1);
-  }
-  for (const [id, count] of perCollectible) {
-    await q
-      .update(collectibles)
-      .set({ reservedCount: sql`${collectibles.reservedCount} - ${count}`, updatedAt: sql`now()` })
-      .where(eq(collectibles.id, id));
-  }
-  await q.delete(claims).where(
-    inArray(
-      claims.id,
-      refused.map((claim) => claim.id),
-    ),
-  );
 }

@@ -1,8 +1,6 @@
 /** Collectible queries, within the caller's organization scope (see `scope.ts`). */
 
-import { and, asc, inArray, sql } from "drizzle-orm";
-import type { Scope } from "../domain/auth.ts";
-import type { Transaction } from "./driver/client.ts";
+import { sql } from "drizzle-orm";
 import { findOf, listOf } from "./driver/recordReads.ts";
 import { collectibles } from "./schema.ts";
 import { visibleCollectible } from "./scope.ts";
@@ -20,20 +18,3 @@ export const listCollectibles = listOf(collectibles, visibleCollectible, {
   external_id: collectibles.externalId,
   finalized: (final) => sql`(${collectibles.finalizedAt} is not null) = ${final}::boolean`,
 });
-
-/**
- * The collectibles of these ids the scope sees, row-locked in id order (so two transactions
- * locking overlapping sets cannot deadlock): their supply is the locking transaction's to decide.
- */
-export function lockCollectibles(
-  tx: Transaction,
-  ids: string[],
-  scope: Scope,
-): Promise<CollectibleRow[]> {
-  return tx
-    .select()
-    .from(collectibles)
-    .where(and(inArray(collectibles.id, ids), visibleCollectible(scope)))
-    .orderBy(asc(collectibles.id))
-    .for("update");
-}

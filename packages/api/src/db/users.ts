@@ -5,7 +5,6 @@ import type { Scope } from "../domain/auth.ts";
 import { organizationUserCounts, userCountChanges } from "./countSchema.ts";
 import type { Queryable, Transaction } from "./driver/client.ts";
 import { findOf, listOf } from "./driver/recordReads.ts";
-import { insertedRows } from "./driver/recordWrites.ts";
 import { organizations, users } from "./schema.ts";
 import { isSet, visibleOrganization } from "./scope.ts";
 import { nextWalletIndex } from "./walletIndexes.ts";
@@ -108,52 +107,6 @@ export async function findOrCreateUserByEmail(
   const user = created ?? (await find());
   if (!user) throw new Error(`no user ${email} after a conflicting insert`);
   return user;
-}
-
-/** The active users of these ids the scope sees. */
-export function findUsers(q: Queryable, ids: string[], scope: Scope): Promise<UserRow[]> {
-  if (ids.length === 0) return Promise.resolve([]);
-  return q
-    .select()
-    .from(users)
-    .where(and(inArray(users.id, ids), visible(scope)));
-}
-
-/**
- * The active users with these (organization, email) pairs, emails compared case-insensitively.
- * Each pair is looked up in the index of emails on its own (`lateral … limit 1`): given the
- * pairs as a list (`(organization, email) in (…)`), or joined as a table, PostgreSQL scanned
- * every user while the table had no statistics yet (a new database's first burst): 25 ms for
- * 33 pairs among 5,000 users as a list, 1.4 ms joined, 0.08 ms looked up.
- */
-export function usersByEmail(
-  q: Queryable,
-  pairs: { organizationId: string; email: string }[],
-): Promise<UserRow[]> {
-  if (pairs.length === 0) return Promise.resolve([]);
-  const organizationIds = sql.param(pairs.map((pair) => pair.organizationId));
-  const emails = sql.param(pairs.map((pair) => pair.email));
-  const found = sql`(
-    select found.id
-    from unnest(${organizationIds}::uuid[], ${emails}::text[]) as wanted(organization_id, email)
-    cross join lateral (
-      select ${users.id} from ${users}
-      where ${users.organizationId} = wanted.organization_id
-        and lower(${users.email}) = lower(wanted.email) and ${users.isActive}
-      limit 1
-    ) as found
-  )`;
-  return q.select().from(users).where(inArray(users.id, found));
-}
-
-/**
- * Creates these users; one whose email (or wallet) a concurrent insert took is left out of the
- * answer instead of failing the transaction.
- */
-export function createUsers(q: Queryable, values: NewUser[]): Promise<UserRow[]> {
-  if (values.length === 0) return Promise.resolve([]);
-  const inserted = insertedRows(q, "inserted", users, values);
-  return q.with(inserted).select().from(inserted);
 }
 
 /** Removes users this transaction created and no longer needs (nothing refers to them yet). */

@@ -48,6 +48,11 @@ export async function takeWalletIndexes(
   return reserve.splice(0, count);
 }
 
+/** Indexes taken and not handed out after all (no row holds them): the next taker gets them. */
+export function giveBackWalletIndexes(database: object, indexes: number[]): void {
+  reserves.get(database)?.unshift(...indexes);
+}
+
 /** The index the sequence hands out next, without taking it. */
 export async function upcomingWalletIndex(q: Queryable): Promise<number> {
   const result = await q.execute(

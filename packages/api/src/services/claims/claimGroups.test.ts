@@ -8,7 +8,14 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { routeDepsOf } from "../../app.ts";
 import { IdempotencyKeyTaken } from "../../db/idempotencyKeys.ts";
-import { apiKeys, claims, collectibles, idempotencyKeys, users } from "../../db/schema.ts";
+import {
+  apiKeys,
+  claims,
+  collectibles,
+  idempotencyKeys,
+  organizations,
+  users,
+} from "../../db/schema.ts";
 import { ApiError } from "../../errors.ts";
 import { LocalImageStorage } from "../../images/imageStorage.ts";
 import { createLogger } from "../../logger.ts";
@@ -157,5 +164,65 @@ describe("claims submitted together", () => {
       "alone@keyed.example",
       "beside@keyed.example",
     ]);
+  });
+
+  it("mint to each holder's linked wallet where the organization sends claims there, and find holders by id or email in any case", async () => {
+    const sending = await organization("Sending Co");
+    const keeping = await organization("Keeping Co");
+    await t.database.db
+      .update(organizations)
+      .set({ claimsToLinkedWallet: true })
+      .where(eq(organizations.id, sending));
+    const user = async (organizationId: string, email: string, linkedWallet: string | null) => {
+      const res = await t.call("POST", "/users", {
+        json: { organization_id: organizationId, email },
+      });
+      const id = res.body.data.id as string;
+      await t.database.db.update(users).set({ linkedWallet }).where(eq(users.id, id));
+      return { id, wallet: res.body.data.wallet_address as string };
+    };
+    const linked = "0x00000000000000000000000000000000000000A1";
+    const otherLinked = "0x00000000000000000000000000000000000000B1";
+    await user(sending, "linked@sending.example", linked);
+    const unlinked = await user(sending, "unlinked@sending.example", null);
+    const elsewhere = await user(keeping, "linked@keeping.example", otherLinked);
+    const sendingDrop = await collectible(sending, 10);
+    const keepingDrop = await collectible(keeping, 10);
+    const answers = await submitTogether([
+      // Stored alone: the others arrive while it is, and go together.
+      { body: { collectible_id: sendingDrop, email: "first@sending.example" } },
+      { body: { collectible_id: sendingDrop, email: "LINKED@sending.example" } },
+      { body: { collectible_id: sendingDrop, holder_id: unlinked.id } },
+      { body: { collectible_id: keepingDrop, holder_id: elsewhere.id } },
+      { body: { collectible_id: sendingDrop, email: "new@sending.example" } },
+    ]);
+    expect(answers).toEqual([
+      "first@sending.example",
+      "linked@sending.example",
+      "unlinked@sending.example",
+      "linked@keeping.example",
+      "new@sending.example",
+    ]);
+    const minted = await t.database.db
+      .select({ email: claims.holderEmail, mintedTo: claims.mintedTo, wallet: users.walletAddress })
+      .from(claims)
+      .innerJoin(users, eq(users.id, claims.holderId))
+      .where(eq(users.organizationId, sending));
+    const mintedTo = new Map(minted.map((m) => [m.email, m.mintedTo]));
+    expect(mintedTo.get("linked@sending.example")).toBe(linked);
+    expect(mintedTo.get("unlinked@sending.example")).toBe(unlinked.wallet);
+    const created = minted.find((m) => m.email === "new@sending.example");
+    expect(created?.mintedTo).toBe(created?.wallet);
+    const [kept] = await t.database.db
+      .select({ mintedTo: claims.mintedTo })
+      .from(claims)
+      .where(eq(claims.collectibleId, keepingDrop));
+    expect(kept?.mintedTo).toBe(elsewhere.wallet);
+    // The holder found by email in another letter case was not created again.
+    const sendingUsers = await t.database.db
+      .select({ email: users.email })
+      .from(users)
+      .where(eq(users.organizationId, sending));
+    expect(sendingUsers).toHaveLength(4);
   });
 });

@@ -1,10 +1,10 @@
 /**
  * POST /claims under load: the claims that arrive while a group is being stored are stored
- * together as the next group (lib/groupQueue.ts), in one transaction per scope, with a handful of
- * statements for the whole group instead of nine round trips and a commit per claim: the
- * collectibles locked once, holders found and created together (their wallet indexes from a
- * reserve taken ahead), the claims inserted and their places in the supplies taken in one
- * statement, Idempotency-Key records written together.
+ * together as the next group (lib/groupQueue.ts), in one transaction per scope, with one
+ * statement for the whole group (`insertClaimGroup`, db/claimGroups.ts: the collectibles locked,
+ * places given, holders found or created, the claims inserted and their places taken) instead of
+ * nine round trips and a commit per claim; then the Idempotency-Key records, written together.
+ * Wallet indexes for the holders it may create come from a reserve taken ahead.
  *
  * A request this path cannot place (an unknown or failed collectible, a holder not found or
  * created by a concurrent request, a claim a unique index refuses, the supply running out, a key
@@ -12,9 +12,8 @@
  * one-claim path (`storeClaim`): each request gets exactly the answer it would get alone.
  */
 
+import { deleteNewClaims, insertClaimGroup } from "../../db/claimGroups.ts";
 import type { ClaimWithOrganization } from "../../db/claims.ts";
-import { deleteNewClaims, insertClaimsTakingPlaces } from "../../db/claims.ts";
-import { type CollectibleRow, lockCollectibles } from "../../db/collectibles.ts";
 import type { Transaction } from "../../db/driver/client.ts";
 import { deadlockDetected } from "../../db/driver/pgError.ts";
 import {
@@ -23,15 +22,8 @@ import {
   recordCreatedObject,
   recordCreatedObjects,
 } from "../../db/idempotencyKeys.ts";
-import { sendingClaimsToLinkedWallets } from "../../db/organizations.ts";
-import {
-  createUsers,
-  deleteNewUsers,
-  findUsers,
-  type UserRow,
-  usersByEmail,
-} from "../../db/users.ts";
-import { takeWalletIndexes } from "../../db/walletIndexes.ts";
+import { deleteNewUsers } from "../../db/users.ts";
+import { giveBackWalletIndexes, takeWalletIndexes } from "../../db/walletIndexes.ts";
 import type { RouteDeps } from "../../deps.ts";
 import type { Scope } from "../../domain/auth.ts";
 import { asConflict } from "../../errorCatalogue.ts";
@@ -39,7 +31,7 @@ import { ApiError } from "../../errors.ts";
 import { GroupQueue, type Settled } from "../../lib/groupQueue.ts";
 import type { CreateClaimBody } from "../../schemas/claims.ts";
 import type { z } from "../../schemas/zod.ts";
-import { newClaim, storeClaim } from "./storeClaim.ts";
+import { storeClaim } from "./storeClaim.ts";
 
 type Outcome = Settled<ClaimWithOrganization>;
 
@@ -67,13 +59,6 @@ export function submitClaim(
     queues.set(deps, queue);
   }
   return queue.submit(request);
-}
-
-/** A request given a place in its collectible's supply, and then its holder. */
-interface Candidate {
-  index: number;
-  request: ClaimRequest;
-  collectible: CollectibleRow;
 }
 
 /** Stores a group of requests: one transaction per scope among them; one outcome per request. */
@@ -154,37 +139,49 @@ async function placeTogether(
   requests: ClaimRequest[],
 ): Promise<(Outcome | undefined)[]> {
   const outcomes = new Array<Outcome | undefined>(requests.length);
-  const candidates = await takePlaces(tx, scope, requests);
-  const { holderOf, created } = await findOrCreateHolders(deps, tx, scope, candidates);
-  const placed = candidates.filter(
-    (c) => holderOf.get(c.index)?.organizationId === c.collectible.organizationId,
-  );
-  // Only holders with a linked wallet ask whether their organization mints there.
-  const linkedOrganizations = placed
-    .filter((c) => holderOf.get(c.index)?.linkedWallet)
-    .map((c) => c.collectible.organizationId);
-  const toLinked = await sendingClaimsToLinkedWallets(tx, [...new Set(linkedOrganizations)]);
-  const inserted = await insertClaimsTakingPlaces(
+  // A repeated Idempotency-Key: its first request goes on, the others are decided alone.
+  const keys = new Set<string>();
+  const grouped = requests.flatMap((request, index) => {
+    const key = request.idempotency?.of.key;
+    if (key !== undefined && keys.has(key)) return [];
+    if (key !== undefined) keys.add(key);
+    return [{ index, request }];
+  });
+  // A wallet for each request by email, in case its holder must be created.
+  const byEmail = grouped.filter(({ request }) => request.body.holder_id === undefined);
+  const walletIndexes = await takeWalletIndexes(deps.db, tx, byEmail.length);
+  const walletOf = new Map(byEmail.map(({ index }, i) => [index, walletIndexes[i] as number]));
+  const placed = await insertClaimGroup(
     tx,
-    placed.map(({ index, request, collectible }) =>
-      newClaim(
-        collectible.id,
-        holderOf.get(index) as UserRow,
-        request.body,
-        toLinked.has(collectible.organizationId),
-      ),
-    ),
+    scope,
+    grouped.map(({ index, request: { body } }) => {
+      const walletIndex = walletOf.get(index);
+      return {
+        collectibleId: body.collectible_id,
+        holderId: body.holder_id ?? null,
+        email: body.holder_id === undefined ? (body.email ?? null) : null,
+        externalId: body.external_id ?? null,
+        wallet:
+          walletIndex === undefined
+            ? null
+            : { index: walletIndex, address: deps.wallets.addressAt(walletIndex) },
+      };
+    }),
   );
-  const claimOf = new Map(
-    inserted.map((claim) => [`${claim.collectibleId}:${claim.holderId}`, claim]),
+  const created = new Set(placed.filter((p) => p.created).map((p) => p.holderId));
+  const walletsUsed = new Set(placed.flatMap((p) => (p.created ? [p.walletIndex] : [])));
+  giveBackWalletIndexes(
+    deps.db,
+    walletIndexes.filter((index) => !walletsUsed.has(index)),
   );
-  // A claim goes to the first request for its holder; a repeat (the same person by another
-  // letter case) is left to be refused alone.
-  const stored = placed.flatMap((c) => {
-    const key = `${c.collectible.id}:${holderOf.get(c.index)?.id}`;
-    const claim = claimOf.get(key);
-    claimOf.delete(key);
-    return claim ? [{ ...c, claim }] : [];
+  // A claim goes to the first request for its holder (the answer is in arrival order); a repeat
+  // (the same person by another letter case) is left to be refused alone.
+  const claimed = new Set<string>();
+  const stored = placed.flatMap(({ request, claim, organizationId }) => {
+    if (!claim || claimed.has(claim.id)) return [];
+    claimed.add(claim.id);
+    const { index, request: asked } = grouped[request] as (typeof grouped)[number];
+    return [{ index, request: asked, claim, organizationId }];
   });
   const keyed = stored.filter((s) => s.request.idempotency);
   const taken = await recordCreatedObjects(
@@ -206,90 +203,8 @@ async function placeTogether(
   for (const index of refused) {
     if (index !== undefined) outcomes[index] = { ok: false, error: new IdempotencyKeyTaken() };
   }
-  for (const { index, claim, collectible } of kept) {
-    outcomes[index] = { ok: true, value: { claim, organizationId: collectible.organizationId } };
+  for (const { index, claim, organizationId } of kept) {
+    outcomes[index] = { ok: true, value: { claim, organizationId } };
   }
   return outcomes;
-}
-
-/**
- * Locks the requests' collectibles and gives places, in arrival order, up to what is left of
- * each supply. Left out: unknown or failed collectibles, requests past the supply, and a repeated
- * Idempotency-Key (its first request goes on).
- */
-async function takePlaces(
-  tx: Transaction,
-  scope: Scope,
-  requests: ClaimRequest[],
-): Promise<Candidate[]> {
-  const ids = [...new Set(requests.map((r) => r.body.collectible_id))];
-  const collectibles = new Map(
-    (await lockCollectibles(tx, ids, scope)).map((row) => [row.id, row]),
-  );
-  const left = new Map(
-    [...collectibles.values()].map((c) => [c.id, c.totalCount - c.reservedCount]),
-  );
-  const keys = new Set<string>();
-  return requests.flatMap((request, index) => {
-    const collectible = collectibles.get(request.body.collectible_id);
-    const places = collectible ? (left.get(collectible.id) ?? 0) : 0;
-    const key = request.idempotency?.of.key;
-    if (!collectible || collectible.status === "failed" || places <= 0) return [];
-    if (key !== undefined && keys.has(key)) return [];
-    if (key !== undefined) keys.add(key);
-    left.set(collectible.id, places - 1);
-    return [{ index, request, collectible }];
-  });
-}
-
-/**
- * Each candidate's holder: the user `holder_id` names, or the user with the email in the
- * collectible's organization, created (with a fresh wallet) when there is none. `created` holds
- * the users made here.
- */
-async function findOrCreateHolders(
-  deps: RouteDeps,
-  tx: Transaction,
-  scope: Scope,
-  candidates: Candidate[],
-): Promise<{ holderOf: Map<number, UserRow>; created: Set<string> }> {
-  const holderIds = candidates.flatMap((c) => c.request.body.holder_id ?? []);
-  const byId = new Map((await findUsers(tx, [...new Set(holderIds)], scope)).map((u) => [u.id, u]));
-  const emailKey = (organizationId: string, email: string) =>
-    `${organizationId}:${email.toLowerCase()}`;
-  const wanted = new Map<string, { organizationId: string; email: string }>();
-  for (const { request, collectible } of candidates) {
-    const email = request.body.holder_id === undefined ? request.body.email : undefined;
-    if (email === undefined) continue;
-    const organizationId = collectible.organizationId;
-    if (!wanted.has(emailKey(organizationId, email))) {
-      wanted.set(emailKey(organizationId, email), { organizationId, email });
-    }
-  }
-  const byEmail = new Map(
-    (await usersByEmail(tx, [...wanted.values()])).map((u) => [
-      emailKey(u.organizationId, u.email),
-      u,
-    ]),
-  );
-  const missing = [...wanted].filter(([key]) => !byEmail.has(key)).map(([, pair]) => pair);
-  const indexes = await takeWalletIndexes(deps.db, tx, missing.length);
-  const made = await createUsers(
-    tx,
-    missing.map((pair, i) => {
-      const walletIndex = indexes[i] as number;
-      return { ...pair, walletIndex, walletAddress: deps.wallets.addressAt(walletIndex) };
-    }),
-  );
-  for (const user of made) byEmail.set(emailKey(user.organizationId, user.email), user);
-  const holderOf = new Map<number, UserRow>();
-  for (const { index, request, collectible } of candidates) {
-    const { holder_id: holderId, email } = request.body;
-    const user =
-      holderId !== undefined
-        ? byId.get(holderId)
-        : byEmail.get(emailKey(collectible.organizationId, email as string));
-    if (user) holderOf.set(index, user);
-  }
-  return { holderOf, created: new Set(made.map((u) => u.id)) };
 }

@@ -1,7 +1,7 @@
 /**
  * One claim stored as an intent: the holder found (or created, by email), the one-per-person and
- * supply decisions, and the row the relayer will mint. POST /claims (through its group,
- * claimGroups.ts) and POST /claims/batch store claims this way.
+ * supply decisions, and the row the relayer will mint. POST /claims/batch stores claims this way,
+ * and so does POST /claims for a request its group's statement does not place (claimGroups.ts).
  */
 import {
   type ClaimWithOrganization,
@@ -63,7 +63,7 @@ export async function storeClaim(
  * `toLinked`: the organization's `claims_to_linked_wallet`), and counted against the holder's
  * email (one claim per person, also through a user created again).
  */
-export function newClaim(
+function newClaim(
   collectibleId: string,
   holder: UserRow,
   body: ClaimInput,

@@ -1,0 +1,158 @@
+/** One claim group's statement (`insertClaimGroup`), as services/claims/claimGroups.ts uses it. */
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../test/testDatabase.ts";
+import { type GroupedClaim, insertClaimGroup } from "./claimGroups.ts";
+import { collectibles, organizations, users } from "./schema.ts";
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(() => database.close());
+
+const address = (index: number) => `0x${String(index).padStart(40, "0")}`;
+
+it("gives places in arrival order, finds each holder by id or by email in any case in the collectible's organization, and creates the others once", async () => {
+  const [here, elsewhere] = await database.db
+    .insert(organizations)
+    .values(
+      [1, 2].map((index) => ({
+        name: `Org ${index}`,
+        walletIndex: index,
+        walletAddress: address(index),
+      })),
+    )
+    .returning();
+  if (!here || !elsewhere) throw new Error("organizations not created");
+  const user = (organizationId: string, email: string, walletIndex: number, isActive = true) => ({
+    organizationId,
+    email,
+    walletIndex,
+    walletAddress: address(walletIndex),
+    isActive,
+  });
+  const [known, , other] = await database.db
+    .insert(users)
+    .values([
+      user(here.id, "known@group.example", 10),
+      user(here.id, "gone@group.example", 11, false),
+      user(elsewhere.id, "other@group.example", 12),
+    ])
+    .returning();
+  if (!known || !other) throw new Error("users not created");
+  const [five, wide, failed] = await database.db
+    .insert(collectibles)
+    .values(
+      [5, 10, 10].map((totalCount, i) => ({
+        organizationId: here.id,
+        name: `Drop ${i}`,
+        totalCount,
+        status: i === 2 ? ("failed" as const) : ("confirmed" as const),
+      })),
+    )
+    .returning();
+  if (!five || !wide || !failed) throw new Error("collectibles not created");
+
+  let nextWallet = 100;
+  const byEmail = (collectibleId: string, email: string): GroupedClaim => {
+    const index = nextWallet++;
+    return {
+      collectibleId,
+      holderId: null,
+      email,
+      externalId: null,
+      wallet: { index, address: address(index) },
+    };
+  };
+  const byId = (collectibleId: string, holderId: string): GroupedClaim => ({
+    collectibleId,
+    holderId,
+    email: null,
+    externalId: null,
+    wallet: null,
+  });
+  // The requests travel as one array per column: a value an array literal must quote arrives as given.
+  const externalId = `Quote " and backslash \\, {braces}, NULL, Zoë 🎉`;
+  const answered = await insertClaimGroup(database.db, { organizationId: null }, [
+    { ...byEmail(five.id, "KNOWN@Group.example"), externalId },
+    byEmail(five.id, "gone@group.example"),
+    byEmail(five.id, "other@group.example"),
+    byEmail(five.id, "Nobody@group.example"),
+    byEmail(five.id, "nobody@GROUP.example"),
+    byEmail(five.id, "late@group.example"),
+    byId(wide.id, known.id),
+    byId(wide.id, other.id),
+    byEmail(failed.id, "failed@group.example"),
+    byEmail("00000000-0000-4000-8000-000000000000", "unknown@group.example"),
+  ]);
+
+  const shown = answered.map((a) => ({
+    request: a.request,
+    holderId: a.holderId,
+    created: a.created,
+    walletIndex: a.created ? a.walletIndex : undefined,
+    claimed: a.claim?.holderEmail ?? null,
+  }));
+  const createdId = (request: number) => answered.find((a) => a.request === request)?.holderId;
+  // The sixth asks past the supply of five; another organization's user, a failed collectible
+  // and an unknown one are not answered either (each is decided alone afterwards).
+  expect(shown).toEqual([
+    { request: 0, holderId: known.id, created: false, claimed: "known@group.example" },
+    {
+      request: 1,
+      holderId: createdId(1),
+      created: true,
+      walletIndex: 101,
+      claimed: "gone@group.example",
+    },
+    {
+      request: 2,
+      holderId: createdId(2),
+      created: true,
+      walletIndex: 102,
+      claimed: "other@group.example",
+    },
+    {
+      request: 3,
+      holderId: createdId(3),
+      created: true,
+      walletIndex: 103,
+      claimed: "Nobody@group.example",
+    },
+    // The same person by another letter case: the same user, and the claim the first one has.
+    {
+      request: 4,
+      holderId: createdId(3),
+      created: true,
+      walletIndex: 103,
+      claimed: "Nobody@group.example",
+    },
+    { request: 6, holderId: known.id, created: false, claimed: "known@group.example" },
+  ]);
+  expect(new Set([known.id, other.id, createdId(1), createdId(2), createdId(3)]).size).toBe(5);
+  expect(answered[0]?.claim?.externalId).toBe(externalId);
+
+  const reserved = await database.db
+    .select({ id: collectibles.id, reserved: collectibles.reservedCount })
+    .from(collectibles)
+    .where(eq(collectibles.organizationId, here.id));
+  expect(new Map(reserved.map((r) => [r.id, r.reserved]))).toEqual(
+    new Map([
+      [five.id, 4],
+      [wide.id, 1],
+      [failed.id, 0],
+    ]),
+  );
+  const hereUsers = await database.db
+    .select({ email: users.email })
+    .from(users)
+    .where(eq(users.organizationId, here.id));
+  expect(hereUsers.map((u) => u.email).sort()).toEqual([
+    "Nobody@group.example",
+    "gone@group.example",
+    "gone@group.example",
+    "known@group.example",
+    "other@group.example",
+  ]);
+});
