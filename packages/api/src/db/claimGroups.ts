@@ -1,6 +1,7 @@
 /**
  * A claim group's statements (services/claims/claimGroups.ts): the whole group stored in one
- * statement, and the claims it stored then refused taken back.
+ * statement, and the claims it stored then refused, and the users it created for them, taken
+ * back.
  */
 import { eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { Scope } from "../domain/auth.ts";
@@ -179,4 +180,9 @@ export async function deleteNewClaims(q: Queryable, refused: ClaimRow[]): Promis
       refused.map((claim) => claim.id),
     ),
   );
+}
+
+/** Removes users the group created and no longer needs (nothing refers to them yet). */
+export async function deleteNewUsers(q: Queryable, ids: string[]): Promise<void> {
+  if (ids.length > 0) await q.delete(users).where(inArray(users.id, ids));
 }

@@ -1,6 +1,6 @@
 /** User queries, always within the caller's organization scope (see `scope.ts`). */
 
-import { and, eq, inArray, type Placeholder, type SQL, sql } from "drizzle-orm";
+import { and, eq, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { Scope } from "../domain/auth.ts";
 import { organizationUserCounts, userCountChanges } from "./countSchema.ts";
 import type { Queryable, Transaction } from "./driver/client.ts";
@@ -107,9 +107,4 @@ export async function findOrCreateUserByEmail(
   const user = created ?? (await find());
   if (!user) throw new Error(`no user ${email} after a conflicting insert`);
   return user;
-}
-
-/** Removes users this transaction created and no longer needs (nothing refers to them yet). */
-export async function deleteNewUsers(q: Queryable, ids: string[]): Promise<void> {
-  if (ids.length > 0) await q.delete(users).where(inArray(users.id, ids));
 }

@@ -12,7 +12,7 @@
  * one-claim path (`storeClaim`): each request gets exactly the answer it would get alone.
  */
 
-import { deleteNewClaims, insertClaimGroup } from "../../db/claimGroups.ts";
+import { deleteNewClaims, deleteNewUsers, insertClaimGroup } from "../../db/claimGroups.ts";
 import type { ClaimWithOrganization } from "../../db/claims.ts";
 import type { Transaction } from "../../db/driver/client.ts";
 import { deadlockDetected } from "../../db/driver/pgError.ts";
@@ -22,7 +22,6 @@ import {
   recordCreatedObject,
   recordCreatedObjects,
 } from "../../db/idempotencyKeys.ts";
-import { deleteNewUsers } from "../../db/users.ts";
 import { giveBackWalletIndexes, takeWalletIndexes } from "../../db/walletIndexes.ts";
 import type { RouteDeps } from "../../deps.ts";
 import type { Scope } from "../../domain/auth.ts";
