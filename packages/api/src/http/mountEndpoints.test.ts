@@ -47,4 +47,38 @@ describe("a key's reads take turns (READ_CONCURRENCY)", () => {
       await locker.end();
     }
   });
+
+  it("does not run a read whose client left while it waited for a turn", async () => {
+    const lockUsers = new pg.Client({ connectionString: t.database.url });
+    const lockCollectibles = new pg.Client({ connectionString: t.database.url });
+    await Promise.all([lockUsers.connect(), lockCollectibles.connect()]);
+    try {
+      await lockUsers.query("begin");
+      await lockUsers.query("lock table users in access exclusive mode");
+      await lockCollectibles.query("begin");
+      await lockCollectibles.query("lock table collectibles in access exclusive mode");
+      // Two reads of users take both turns; a read of collectibles waits for one, then leaves.
+      const heldReads = [t.call("GET", "/users"), t.call("GET", "/users")];
+      while ((await waitingOnLocks(lockUsers)) < 2) await new Promise((r) => setTimeout(r, 20));
+      const leaving = new AbortController();
+      const left = fetch(`${t.url}/collectibles`, {
+        headers: { authorization: `Bearer ${t.adminKey}` },
+        signal: leaving.signal,
+      }).catch(() => "left");
+      await new Promise((r) => setTimeout(r, 200));
+      leaving.abort();
+      expect(await left).toBe("left");
+      await new Promise((r) => setTimeout(r, 100));
+
+      // The turns come free; had the read of collectibles run, it would wait on their lock.
+      await lockUsers.query("commit");
+      expect((await Promise.all(heldReads)).map((res) => res.status)).toEqual([200, 200]);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await waitingOnLocks(lockUsers)).toBe(0);
+    } finally {
+      await lockUsers.query("rollback").catch(() => {});
+      await lockCollectibles.query("rollback").catch(() => {});
+      await Promise.all([lockUsers.end(), lockCollectibles.end()]);
+    }
+  });
 });
