@@ -19,6 +19,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseEnv } from "@collectibles/api/env";
+import { API_NODE_FLAGS } from "@collectibles/api/heap";
 import {
   type LocalChain,
   type LocalChainOptions,
@@ -29,6 +30,7 @@ import { startEmbeddedPostgres, stopEarlierServer } from "@collectibles/devkit/e
 import { connectionProblem, dropSchema, redactPassword } from "@collectibles/devkit/postgres";
 import {
   httpAnswers,
+  KNOWN_MODULE_FORMATS,
   type ManagedProcess,
   portFrom,
   runToEnd,
@@ -331,6 +333,7 @@ async function startIndexer(shared: Record<string, string>): Promise<{ current: 
     {
       command: process.execPath,
       args: [
+        ...KNOWN_MODULE_FORMATS,
         `${indexerDir}/node_modules/ponder/dist/esm/bin/ponder.js`,
         "start",
         ...["--schema", indexerSchema, "--port", String(indexerPort)],
@@ -476,7 +479,7 @@ async function main() {
     "api",
     {
       command: process.execPath,
-      args: ["--max-semi-space-size=4", "src/index.ts"],
+      args: [...KNOWN_MODULE_FORMATS, ...API_NODE_FLAGS, "src/index.ts"],
       cwd: `${root}packages/api`,
     },
     { ...apiSettings(shared), ...(auditChain ? { CHAIN_AUDIT: "1" } : {}) },

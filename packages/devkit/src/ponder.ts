@@ -8,7 +8,13 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { freePort, httpAnswers, type StopResult, startProcess } from "./processes.ts";
+import {
+  freePort,
+  httpAnswers,
+  KNOWN_MODULE_FORMATS,
+  type StopResult,
+  startProcess,
+} from "./processes.ts";
 
 export interface StartPonderOptions {
   /** The Ponder project: the folder holding `ponder.config.ts` and `node_modules/ponder`. */
@@ -76,6 +82,7 @@ export async function startPonder(opts: StartPonderOptions): Promise<RunningPond
     name: `ponder on port ${port}`,
     command: process.execPath,
     args: [
+      ...KNOWN_MODULE_FORMATS,
       ponderBin(opts.appDir),
       "start",
       ...["--schema", schema, "--port", String(port), "--log-format", "json"],

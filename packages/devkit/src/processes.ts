@@ -15,6 +15,16 @@ import { guardGroup, releaseGroup } from "./guardian.ts";
 
 export { guardianPid } from "./guardian.ts";
 
+/**
+ * Node flags for a child that loads thousands of dependency files (the API, Ponder): Node is told
+ * their module format once per package instead of working it out per file (moduleFormats.ts).
+ * Each starts about a second sooner.
+ */
+export const KNOWN_MODULE_FORMATS = [
+  "--import",
+  new URL("./moduleFormats.ts", import.meta.url).href,
+] as const;
+
 export interface ProcessOptions {
   /** Names the process in messages ("chain", "indexer", "api"). */
   name: string;

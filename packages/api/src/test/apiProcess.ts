@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import type { ThrowAwayDatabase } from "@collectibles/devkit/postgres";
 import {
+  KNOWN_MODULE_FORMATS,
   killAllProcesses,
   type ManagedProcess,
   startProcess,
@@ -41,7 +42,7 @@ export async function startApiProcess(
   const api = startProcess({
     name,
     command: process.execPath,
-    args: ["src/index.ts"],
+    args: [...KNOWN_MODULE_FORMATS, "src/index.ts"],
     cwd: apiRoot,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
   });
