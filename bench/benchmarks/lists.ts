@@ -678,9 +678,9 @@ export function listBenchmark(options: ListBenchmarkOptions): Benchmark {
             "the load generator is not answered 429. POST /claims answers 202 at once " +
             "(CONFIRM_TIMEOUT_MS=0): the writes' latency is the API accepting a claim, the relayer " +
             "and the indexer then confirm it in the background.",
-          "The API starts as its start script starts it (API_NODE_FLAGS); bare Express with " +
-            "Node's defaults. Its RSS is peak over every load on the API, with or without the " +
-            "writes; bare Express's over its own loads.",
+          "The API starts as `pnpm start` starts it (KNOWN_MODULE_FORMATS, API_NODE_FLAGS); " +
+            "bare Express with Node's defaults. Its RSS is peak over every load on the API, with " +
+            "or without the writes; bare Express's over its own loads.",
           `${STACK_MEMORY_NOTE} 'Idle before' is 2 s before the first load.`,
         ],
         raw,

@@ -1,13 +1,17 @@
 /**
  * The API under test as a child process (the real entry, packages/api/src/index.ts, whose types
- * Node strips), started as its start script starts it, and keep-alive HTTP to it with the
+ * Node strips), started as `pnpm start` starts it, and keep-alive HTTP to it with the
  * benchmark's key.
  */
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import path from "node:path";
 import { API_NODE_FLAGS } from "@collectibles/api/heap";
-import { type ManagedProcess, startProcess } from "@collectibles/devkit/processes";
+import {
+  KNOWN_MODULE_FORMATS,
+  type ManagedProcess,
+  startProcess,
+} from "@collectibles/devkit/processes";
 
 export const API_KEY = `ck_live_${randomBytes(16).toString("hex")}`;
 const apiRoot = path.resolve(import.meta.dirname, "../../packages/api");
@@ -31,9 +35,10 @@ export async function startApi(
   env: Record<string, string>,
   { profileDir, log }: StartApiOptions,
 ): Promise<RunningApi> {
-  // The flags the API's start script passes, then BENCH_API_NODE_ARGS: extra Node flags, e.g.
+  // The flags `pnpm start` passes, then BENCH_API_NODE_ARGS: extra Node flags, e.g.
   // `--cpu-prof --cpu-prof-dir=/tmp/p`.
   const nodeArgs = [
+    ...KNOWN_MODULE_FORMATS,
     ...API_NODE_FLAGS,
     ...(process.env.BENCH_API_NODE_ARGS ?? "").split(" ").filter(Boolean),
   ];
