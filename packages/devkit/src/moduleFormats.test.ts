@@ -88,6 +88,26 @@ describe("KNOWN_MODULE_FORMATS", () => {
     expect(told.answers).toEqual(alone.answers);
   });
 
+  it("names a file reached through linked folders and linked files by its real path, as Node does", async () => {
+    // As pnpm lays packages out: node_modules/linked is a link into a store.
+    const app = appWith("links", {
+      ".store/linked/package.json": `{ "type": "module" }`,
+      ".store/linked/main.js": `import "./through/leaf.js"; import "./alias.js";`,
+      ".store/linked/real/leaf.js": "export const leaf = 1;",
+      ".store/linked/target.js": "export const target = 1;",
+    });
+    const store = path.join(app, "node_modules", ".store", "linked");
+    fs.symlinkSync(store, path.join(app, "node_modules", "linked"));
+    fs.symlinkSync(path.join(store, "real"), path.join(store, "through"));
+    fs.symlinkSync(path.join(store, "target.js"), path.join(store, "alias.js"));
+    const alone = await importing(["linked/main.js"], app, false);
+    const told = await importing(["linked/main.js"], app, true);
+    expect(alone.errors).toEqual([]);
+    expect(alone.answers.some((a: string) => a.includes("/real/leaf.js"))).toBe(true);
+    expect(alone.answers.some((a: string) => a.includes("/target.js"))).toBe(true);
+    expect(told.answers).toEqual(alone.answers);
+  });
+
   it("leaves a missing file, a folder and a CommonJS package to Node, with Node's errors", async () => {
     const app = appWith("edges", {
       "esm/package.json": `{ "type": "module", "exports": { "./*": "./*.js" } }`,

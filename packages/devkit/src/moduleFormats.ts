@@ -10,12 +10,23 @@
  * else (bare names, other extensions, the repository's own files, a file that is not there) is
  * left to Node, errors included.
  */
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { lstatSync, readFileSync, realpathSync } from "node:fs";
 import { registerHooks } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const moduleScopes = new Map<string, boolean>();
+const realFolders = new Map<string, string>();
+
+/** The folder's real path (links resolved), as Node names a module's URL. */
+function realFolder(folder: string): string {
+  let real = realFolders.get(folder);
+  if (real === undefined) {
+    real = realpathSync.native(folder);
+    realFolders.set(folder, real);
+  }
+  return real;
+}
 
 /** The folder's package.json, or undefined if it has none. */
 function manifestIn(folder: string): { type?: string } | undefined {
@@ -54,9 +65,14 @@ registerHooks({
       /^\.\.?\/.*\.js$/.test(specifier)
     ) {
       try {
-        const file = realpathSync.native(fileURLToPath(new URL(specifier, parent)));
-        if (statSync(file).isFile() && inModuleScope(path.dirname(file))) {
-          return { url: pathToFileURL(file).href, format: "module", shortCircuit: true };
+        const asked = fileURLToPath(new URL(specifier, parent));
+        // A link is left to Node; a plain file's real path is its folder's, one lookup a folder.
+        if (lstatSync(asked).isFile()) {
+          const folder = realFolder(path.dirname(asked));
+          if (inModuleScope(folder)) {
+            const url = pathToFileURL(path.join(folder, path.basename(asked))).href;
+            return { url, format: "module", shortCircuit: true };
+          }
         }
       } catch {
         // Node's resolver says what is wrong (a missing file, a folder, an unreadable package.json).
