@@ -7,8 +7,8 @@
  * the nearest package.json anew each time, its `exports` included: drizzle-orm's is 175 KB, and
  * the API loads some 880 of its files (its own copy and @ponder/client's). That was 1.1 s of the
  * API's 2.3 s of imports in a CPU profile; Ponder's own imports take 0.6 s less with it. Anything
- * else (bare names, other extensions, the repository's own files, a file that is not there) is
- * left to Node, errors included.
+ * else (bare names, other extensions, the repository's own files, a file that is not there, a
+ * linked file) is left to Node, errors included.
  */
 import { lstatSync, readFileSync, realpathSync } from "node:fs";
 import { registerHooks } from "node:module";
