@@ -3,7 +3,7 @@
  * back to pending what the chain turned out not to have.
  */
 import { and, inArray, isNotNull, sql } from "drizzle-orm";
-import { lockClaimCounters } from "./chainIntents.ts";
+import { lockCollectiblesOfClaims } from "./chainIntents.ts";
 import type { Database, Queryable } from "./driver/client.ts";
 import { claims, collectibles } from "./schema.ts";
 
@@ -39,7 +39,7 @@ export async function unmine(db: Database, collectibleIds: string[], claimIds: s
       await tx.update(collectibles).set(again).where(inArray(collectibles.id, collectibleIds));
     }
     if (claimIds.length === 0) return;
-    await lockClaimCounters(
+    await lockCollectiblesOfClaims(
       tx,
       sql`select ${claims.collectibleId} from ${claims} where ${inArray(claims.id, claimIds)}`,
     );

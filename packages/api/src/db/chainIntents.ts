@@ -238,19 +238,15 @@ export async function minedPendingClaimIds(q: Queryable, block: bigint): Promise
 }
 
 /**
- * Before the claims of `collectibleIds` (a subquery) change status, takes what a claim group
- * takes, in its order: the collectibles' rows (it locks them to take places; a second update of
- * a claim in one transaction checks its collectible as a foreign key), then their list
- * counters (its insert moves them). Taken the other way round, a burst of claims beside the
- * relayer's confirmations deadlocked every few seconds.
+ * Before the claims of `collectibleIds` (a subquery) change status, takes their collectibles'
+ * rows (key share) ahead of the claims': a second update of a claim in one transaction checks its
+ * collectible as a foreign key, and a claim failed meanwhile takes the collectible first and then
+ * the claim. Taken the other way round, the two could deadlock. A claim group's lock on its
+ * collectibles (no key update) does not block this one.
  */
-export async function lockClaimCounters(q: Queryable, collectibleIds: SQL): Promise<void> {
-  const counts = collectibleClaimCounts;
+export async function lockCollectiblesOfClaims(q: Queryable, collectibleIds: SQL): Promise<void> {
   await q.execute(
     sql`select 1 from ${collectibles} where ${collectibles.id} in (${collectibleIds}) order by ${collectibles.id} for key share`,
-  );
-  await q.execute(
-    sql`select 1 from ${counts} where ${counts.collectibleId} in (${collectibleIds}) order by ${counts.collectibleId}, ${counts.status} for update`,
   );
 }
 
@@ -281,7 +277,10 @@ export async function confirmRowsMinedUpTo(
     lte(claims.minedBlock, block),
     mints && inArray(claims.id, [...mints.keys()]),
   );
-  await lockClaimCounters(tx, sql`select ${claims.collectibleId} from ${claims} where ${mined}`);
+  await lockCollectiblesOfClaims(
+    tx,
+    sql`select ${claims.collectibleId} from ${claims} where ${mined}`,
+  );
   const confirmedClaims = await tx
     .update(claims)
     .set({ status: "confirmed", updatedAt: sql`now()` })

@@ -1,9 +1,12 @@
 /** One claim group's statement (`insertClaimGroup`), as services/claims/claimGroups.ts uses it. */
-import { eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../test/testDatabase.ts";
+import { lockCollectiblesOfClaims } from "./chainIntents.ts";
 import { type GroupedClaim, insertClaimGroup } from "./claimGroups.ts";
-import { collectibles, organizations, users } from "./schema.ts";
+import { foldClaimCountChanges, listClaims } from "./claims.ts";
+import { collectibleClaimCounts } from "./countSchema.ts";
+import { claims, collectibles, organizations, users } from "./schema.ts";
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -154,5 +157,67 @@ it("gives places in arrival order, finds each holder by id or by email in any ca
     "gone@group.example",
     "known@group.example",
     "other@group.example",
+  ]);
+});
+
+it("stores a group while the relayer's confirmation of the same collectible is still open, and counts both exactly", async () => {
+  const [org] = await database.db
+    .insert(organizations)
+    .values({ name: "Busy", walletIndex: 3, walletAddress: address(3) })
+    .returning();
+  if (!org) throw new Error("organization not created");
+  const [drop] = await database.db
+    .insert(collectibles)
+    .values({ organizationId: org.id, name: "Busy drop", totalCount: 10, status: "confirmed" })
+    .returning();
+  if (!drop) throw new Error("collectible not created");
+  const scope = { organizationId: org.id };
+  const mail = (name: string, index: number): GroupedClaim => ({
+    collectibleId: drop.id,
+    holderId: null,
+    email: `${name}@busy.example`,
+    externalId: null,
+    wallet: { index, address: address(index) },
+  });
+  await insertClaimGroup(database.db, scope, [mail("first", 300), mail("second", 301)]);
+
+  const onDrop = sql`select ${drop.id}::uuid`;
+  await database.db.transaction(async (confirmation) => {
+    // What confirmMinedUpTo does to the claims: the collectible's key share, the status, and a
+    // second update of the same rows (which checks the collectible as a foreign key again).
+    await lockCollectiblesOfClaims(confirmation, onDrop);
+    await confirmation
+      .update(claims)
+      .set({ status: "confirmed" })
+      .where(eq(claims.collectibleId, drop.id));
+    await confirmation.update(claims).set({ edition: 1 }).where(eq(claims.collectibleId, drop.id));
+    // Meanwhile a group on another connection: it must not wait for this commit.
+    const stored = await database.db.transaction(async (group) => {
+      await group.execute(sql`set local lock_timeout = '3s'`);
+      return insertClaimGroup(group, scope, [mail("third", 302)]);
+    });
+    expect(stored.map((s) => s.claim?.holderEmail)).toEqual(["third@busy.example"]);
+  });
+
+  const counted = async (status: "pending" | "confirmed") => {
+    const page = await listClaims(database.db, scope, { limit: 10, status });
+    const rows = await database.db
+      .select({ id: claims.id })
+      .from(claims)
+      .where(and(eq(claims.collectibleId, drop.id), eq(claims.status, status)));
+    expect(page.count).toBe(rows.length);
+    return page.count;
+  };
+  expect([await counted("pending"), await counted("confirmed")]).toEqual([1, 2]);
+  // Folded, each status of the collectible is one row, with the same counts.
+  await foldClaimCountChanges(database.db);
+  const rows = await database.db
+    .select({ status: collectibleClaimCounts.status, rows: collectibleClaimCounts.rows })
+    .from(collectibleClaimCounts)
+    .where(eq(collectibleClaimCounts.collectibleId, drop.id))
+    .orderBy(collectibleClaimCounts.status);
+  expect(rows).toEqual([
+    { status: "confirmed", rows: 2 },
+    { status: "pending", rows: 1 },
   ]);
 });

@@ -64,7 +64,8 @@ export async function insertClaimGroup(
     select * from unnest(${sql.join(columns, sql`, `)}) with ordinality
       as r(collectible_id, holder_id, email, external_id, wallet_index, wallet_address, ord)`);
   // The supplies are decided under the collectibles' row locks: a transaction waiting here
-  // reads the rows as the one before it left them.
+  // reads the rows as the one before it left them. No key update, the lock an update of the
+  // counts takes: confirmations, which hold only a key share on a collectible, do not wait for it.
   const locked = tx.$with("locked", {}).as(sql`
     select ${collectibles.id} as id, ${collectibles.organizationId} as organization_id,
       ${collectibles.status} as status,
@@ -72,7 +73,7 @@ export async function insertClaimGroup(
     from ${collectibles}
     where ${collectibles.id} in (select collectible_id from request) and ${visibleCollectible(scope)}
     order by ${collectibles.id}
-    for update`);
+    for no key update`);
   const placed = tx.$with("placed", {}).as(sql`
     select r.*, l.organization_id
     from (select *, row_number() over (partition by collectible_id order by ord) as place

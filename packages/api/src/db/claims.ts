@@ -244,3 +244,26 @@ export async function usersByWallet(
       ),
     );
 }
+
+/**
+ * Folds each collectible and status's count rows into one, in one statement, where there are
+ * several: a reader sees the rows before or after, never a part. A change appended meanwhile is
+ * not in this statement's snapshot and stays; a fold running at the same time waits for this one
+ * on the rows both delete and folds only what this one left.
+ */
+export async function foldClaimCountChanges(q: Queryable): Promise<void> {
+  const counts = collectibleClaimCounts;
+  const [collectibleId, status, rows] = [counts.collectibleId, counts.status, counts.rows].map(
+    (column) => sql.identifier(column.name),
+  );
+  await q.execute(sql`
+    with folded as (
+      delete from ${counts}
+      where (${collectibleId}, ${status}) in (
+        select ${collectibleId}, ${status} from ${counts} group by 1, 2 having count(*) > 1)
+      returning ${collectibleId}, ${status}, ${rows}
+    )
+    insert into ${counts} (${collectibleId}, ${status}, ${rows})
+    select ${collectibleId}, ${status}, sum(${rows}) from folded group by 1, 2
+    having sum(${rows}) <> 0`);
+}

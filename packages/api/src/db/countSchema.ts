@@ -1,23 +1,28 @@
 /**
- * List counters (migrations 0009 and 0018): rows per collectible and status, and active users per
- * organization and in all, kept by triggers in the transaction that changes them.
+ * List counters (migrations 0009, 0018 and 0019): rows per collectible and status, and active users
+ * per organization and in all, kept by triggers in the transaction that changes them.
  */
-import { bigint, integer, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
+import { bigint, index, integer, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import type { ChainStatus } from "./schema.ts";
 
 /**
- * How many claims each collectible has in each status, kept by triggers on `claims` in the
- * transaction that changes them (migration 0009): a list's `count` is read from here instead of
- * counting up to 100,000 rows per request, and agrees with the rows the same statement reads.
+ * How many claims each collectible has in each status, as the changes that writes of claims made:
+ * each statement appends one row per collectible and status it changed (triggers on `claims`,
+ * migrations 0009 and 0019), and housekeeping folds each pair's rows into one every few seconds
+ * (`foldClaimCountChanges`). A list's `count` sums a few rows instead of counting up to 100,000
+ * claims, and agrees with the rows the same statement reads. A writer only appends: a claim group
+ * never waits for the relayer's confirmations to commit, as it did on one counter row per status.
  */
 export const collectibleClaimCounts = pgTable(
   "claim_counts",
   {
+    // A key, so that a logical replica can follow the folds' deletes.
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
     collectibleId: uuid("collectible_id").notNull(),
     status: text("status").$type<ChainStatus>().notNull(),
     rows: integer("rows").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.collectibleId, t.status] })],
+  (t) => [index("claim_counts_collectible_id_status_index").on(t.collectibleId, t.status)],
 );
 
 /** How many active users each organization has, kept by triggers on `users` (as above). */

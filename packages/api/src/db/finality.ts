@@ -4,7 +4,7 @@
  * the relayer's backlog, which /ready's sync check reports.
  */
 import { and, eq, inArray, isNotNull, isNull, lte, sql } from "drizzle-orm";
-import { type ChangedRows, lockClaimCounters } from "./chainIntents.ts";
+import { type ChangedRows, lockCollectiblesOfClaims } from "./chainIntents.ts";
 import type { Queryable } from "./driver/client.ts";
 import { claims, collectibles } from "./schema.ts";
 
@@ -111,7 +111,7 @@ export async function takeBackRows(
   }
   const claimIds = retaken.claims.map((r) => r.id);
   if (claimIds.length === 0) return withdrawn;
-  await lockClaimCounters(
+  await lockCollectiblesOfClaims(
     tx,
     sql`select ${claims.collectibleId} from ${claims} where ${inArray(claims.id, claimIds)}`,
   );

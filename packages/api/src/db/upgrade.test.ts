@@ -174,3 +174,40 @@ describe("upgrading to a kept count of every user (0018)", () => {
     expect(Number(active?.n)).toBe(3);
   });
 });
+
+describe("upgrading to appended claim counts (0019)", () => {
+  it("keeps the counts of the claims already there, and counts the ones that change", async () => {
+    const db = await databaseAt("0018_user_count_changes");
+    const org = "00000000-0000-4000-8000-000000000001";
+    const drop = "00000000-0000-4000-8000-000000000002";
+    await db.query(`
+      insert into organizations (id, name, wallet_index, wallet_address)
+        values ('${org}', 'Upgrade', 1, '0x01');
+      insert into collectibles (id, organization_id, name, total_count, status)
+        values ('${drop}', '${org}', 'Upgrade drop', 10, 'confirmed');
+      insert into users (organization_id, email, wallet_address)
+        select '${org}', i || '@upgrade.example', '0x' || i from generate_series(1, 4) as i;
+      insert into claims (collectible_id, holder_id, minted_to, holder_email)
+        select '${drop}', id, wallet_address, email from users;
+      update claims set status = 'confirmed' where holder_email in ('1@upgrade.example', '2@upgrade.example');
+    `);
+    const kept = async () =>
+      Object.fromEntries(
+        (
+          await db.query<{ status: string; n: string }>(
+            "select status, sum(rows) as n from claim_counts group by status",
+          )
+        ).map((row) => [row.status, Number(row.n)]),
+      );
+    expect(await kept()).toEqual({ pending: 2, confirmed: 2 });
+
+    await db.migrate(MIGRATIONS_FOLDER);
+
+    expect(await kept()).toEqual({ pending: 2, confirmed: 2 });
+    await db.query(
+      `update claims set status = 'confirmed' where holder_email = '3@upgrade.example'`,
+    );
+    await db.query(`delete from claims where holder_email = '1@upgrade.example'`);
+    expect(await kept()).toEqual({ pending: 1, confirmed: 2 });
+  });
+});

@@ -1,9 +1,11 @@
 /**
  * Cleaning up what expires: Idempotency-Key records past IDEMPOTENCY_TTL_HOURS (they already read
- * as absent; this keeps the table small). And folding the changes of all users' count into one
- * row every few seconds, so that counting every user sums a few rows. Safe to run in every API
- * process at once.
+ * as absent; this keeps the table small). And folding the list counts' appended changes (all
+ * users', each collectible's claims by status) every few seconds, so that a count sums a few
+ * rows. Safe to run in every API process at once.
  */
+
+import { foldClaimCountChanges } from "../db/claims.ts";
 import type { Database } from "../db/driver/client.ts";
 import { databaseErrorText } from "../db/driver/pgError.ts";
 import { deleteExpiredIdempotencyKeys } from "../db/idempotencyKeys.ts";
@@ -13,7 +15,10 @@ import { pollLoop } from "../lib/pollLoop.ts";
 import type { Logger } from "../logger.ts";
 
 const EVERY_MS = 15 * 60_000;
-/** Each statement that writes users appends a row: at a few hundred a second, a few seconds' worth. */
+/**
+ * Each statement that writes users or claims appends a row (per collectible and status for
+ * claims): at a few hundred a second, a few seconds' worth.
+ */
 const FOLD_EVERY_MS = 2_000;
 
 export function startHousekeeping(
@@ -37,11 +42,12 @@ export function startHousekeeping(
   const folds = pollLoop(
     async () => {
       await foldUserCountChanges(db);
+      await foldClaimCountChanges(db);
       return false;
     },
     FOLD_EVERY_MS,
     (error) =>
-      logger.warn({ err: databaseErrorText(error) }, "could not fold the user count's changes"),
+      logger.warn({ err: databaseErrorText(error) }, "could not fold the list counts' changes"),
   );
   return {
     /** Resolves once a round under way has ended, so the database can be closed after it. */
