@@ -4,10 +4,11 @@
  * run again. Ends with one line summing everything: `N passed, M failed`.
  *
  * The suites run in the order turbo.json's `^test` gives them: contracts, deploy, indexer, api,
- * then client and e2e. Two at a time where that order lets them (devkit beside contracts, the
- * client beside e2e): those suites mostly wait on the processes they start (CI's two cores were
- * 73 % idle during devkit's, 30 % during the client's, 18 % during e2e's), while the API's, which
- * keeps both cores busy, runs alone after everything below it. Their output streams as they run.
+ * client, e2e (packages/e2e/turbo.json puts it after the client). Two at a time where that order
+ * lets them, which is devkit beside contracts: devkit's suite mostly waits on the processes it
+ * starts (CI's two cores were 73 % idle during it). The others run alone: the API's keeps both
+ * cores busy, and the client's beside e2e's made both longer than one after the other. Their
+ * output streams as they run.
  *
  * Counts come from the runners' machine-readable reports in each package's test-results/
  * (vitest's json reporter; Hardhat's counts written by the contracts' test-report plugin), which
