@@ -64,8 +64,8 @@ export async function insertClaimGroup(
     select * from unnest(${sql.join(columns, sql`, `)}) with ordinality
       as r(collectible_id, holder_id, email, external_id, wallet_index, wallet_address, ord)`);
   // The supplies are decided under the collectibles' row locks: a transaction waiting here
-  // reads the rows as the one before it left them. No key update, the lock an update of the
-  // counts takes: confirmations, which hold only a key share on a collectible, do not wait for it.
+  // reads the rows as the one before it left them. No key update (the lock the supply's update
+  // takes anyway): a confirmation's key share on a collectible neither waits for it nor blocks it.
   const locked = tx.$with("locked", {}).as(sql`
     select ${collectibles.id} as id, ${collectibles.organizationId} as organization_id,
       ${collectibles.status} as status,
