@@ -1,6 +1,12 @@
 ALTER TABLE "claim_counts" DROP CONSTRAINT "claim_counts_collectible_id_status_pk";--> statement-breakpoint
 ALTER TABLE "claim_counts" ADD COLUMN "id" bigint PRIMARY KEY NOT NULL GENERATED ALWAYS AS IDENTITY (sequence name "claim_counts_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1);--> statement-breakpoint
+ALTER TABLE "claim_counts" ADD COLUMN "folded" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 CREATE INDEX "claim_counts_collectible_id_status_index" ON "claim_counts" USING btree ("collectible_id","status");--> statement-breakpoint
+CREATE INDEX "claim_counts_unfolded_index" ON "claim_counts" USING btree ("collectible_id","status") WHERE not "claim_counts"."folded";
+--> statement-breakpoint
+-- The counters already there are each pair's whole count, as a fold leaves it.
+UPDATE "claim_counts" SET "folded" = true;
+--> statement-breakpoint
 -- Folded every few seconds (each pair's rows deleted, their sum inserted): autovacuum must not
 -- take the exclusive lock that truncating the emptied pages needs, which claim writes would wait for.
 ALTER TABLE "claim_counts" SET (vacuum_truncate = false);

@@ -246,24 +246,29 @@ export async function usersByWallet(
 }
 
 /**
- * Folds each collectible and status's count rows into one, in one statement, where there are
- * several: a reader sees the rows before or after, never a part. A change appended meanwhile is
- * not in this statement's snapshot and stays; a fold running at the same time waits for this one
- * on the rows both delete and folds only what this one left.
+ * Folds the count rows of each collectible and status that has changes appended since the last
+ * fold into one row, in one statement: a reader sees the rows before or after, never a part.
+ * Only those pairs are visited (the index of rows not folded), not every pair. A change appended
+ * meanwhile is not in this statement's snapshot and stays for the next fold; a fold running at
+ * the same time waits for this one on the rows both delete and folds only what this one left.
  */
 export async function foldClaimCountChanges(q: Queryable): Promise<void> {
   const counts = collectibleClaimCounts;
-  const [collectibleId, status, rows] = [counts.collectibleId, counts.status, counts.rows].map(
-    (column) => sql.identifier(column.name),
-  );
+  const [collectibleId, status, rows, folded] = [
+    counts.collectibleId,
+    counts.status,
+    counts.rows,
+    counts.folded,
+  ].map((column) => sql.identifier(column.name));
   await q.execute(sql`
-    with folded as (
+    with changed as (
+      select distinct ${collectibleId}, ${status} from ${counts} where not ${folded}
+    ), gone as (
       delete from ${counts}
-      where (${collectibleId}, ${status}) in (
-        select ${collectibleId}, ${status} from ${counts} group by 1, 2 having count(*) > 1)
+      where (${collectibleId}, ${status}) in (select ${collectibleId}, ${status} from changed)
       returning ${collectibleId}, ${status}, ${rows}
     )
-    insert into ${counts} (${collectibleId}, ${status}, ${rows})
-    select ${collectibleId}, ${status}, sum(${rows}) from folded group by 1, 2
+    insert into ${counts} (${collectibleId}, ${status}, ${rows}, ${folded})
+    select ${collectibleId}, ${status}, sum(${rows}), true from gone group by 1, 2
     having sum(${rows}) <> 0`);
 }

@@ -2,7 +2,8 @@
  * List counters (migrations 0009, 0018 and 0019): rows per collectible and status, and active users
  * per organization and in all, kept by triggers in the transaction that changes them.
  */
-import { bigint, index, integer, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { bigint, boolean, index, integer, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import type { ChainStatus } from "./schema.ts";
 
 /**
@@ -21,8 +22,14 @@ export const collectibleClaimCounts = pgTable(
     collectibleId: uuid("collectible_id").notNull(),
     status: text("status").$type<ChainStatus>().notNull(),
     rows: integer("rows").notNull(),
+    /** Written by a fold: the sum of its pair's rows until then. Appended changes are not. */
+    folded: boolean("folded").notNull().default(false),
   },
-  (t) => [index("claim_counts_collectible_id_status_index").on(t.collectibleId, t.status)],
+  (t) => [
+    index("claim_counts_collectible_id_status_index").on(t.collectibleId, t.status),
+    // The pairs a fold must visit: those with changes appended since (a few), not every pair.
+    index("claim_counts_unfolded_index").on(t.collectibleId, t.status).where(sql`not ${t.folded}`),
+  ],
 );
 
 /** How many active users each organization has, kept by triggers on `users` (as above). */
