@@ -3,7 +3,6 @@
  * sent, and the transitions pending -> mined -> confirmed, or -> failed.
  */
 import { and, asc, eq, inArray, isNotNull, isNull, lte, type SQL, sql } from "drizzle-orm";
-import { collectibleClaimCounts } from "./countSchema.ts";
 import { type Queryable, rowsOf } from "./driver/client.ts";
 import { claims, collectibles } from "./schema.ts";
 

@@ -4,7 +4,6 @@
  * users', each collectible's claims by status) every few seconds, so that a count sums a few
  * rows. Safe to run in every API process at once.
  */
-
 import { foldClaimCountChanges } from "../db/claims.ts";
 import type { Database } from "../db/driver/client.ts";
 import { databaseErrorText } from "../db/driver/pgError.ts";
