@@ -101,6 +101,28 @@ describe("openDatabase on PostgreSQL", () => {
       }
     }));
 
+  it("takes and refuses a session lock again and again on one connection without leaving a listener behind per try", () =>
+    onNewDatabase(async (url) => {
+      const [a, b] = await Promise.all([1, 2].map(() => openDatabase({ url, poolSize: 1 })));
+      const warnings: string[] = [];
+      const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+      process.on("warning", onWarning);
+      try {
+        // One connection each: every try reuses it, as a follower's round a second does.
+        for (let i = 0; i < 20; i++) {
+          const held = await a?.tryLock("follower:test");
+          expect(held).not.toBeNull();
+          expect(await b?.tryLock("follower:test")).toBeNull();
+          await held?.release();
+        }
+        await new Promise((resolve) => setImmediate(resolve));
+        expect(warnings).toEqual([]);
+      } finally {
+        process.off("warning", onWarning);
+        await Promise.all([a?.close(), b?.close()]);
+      }
+    }));
+
   it("fails to open an unreachable server", async () => {
     await expect(openDatabase({ url: "postgres://nobody:x@127.0.0.1:1/none" })).rejects.toThrow();
   });

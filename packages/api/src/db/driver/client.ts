@@ -111,20 +111,27 @@ async function openPostgres(url: string, poolSize = 10, migrate: boolean): Promi
     async tryLock(name) {
       const client = await pool.connect();
       let lost = false;
-      client.on("error", () => {
+      const onError = () => {
         lost = true;
-      });
+      };
+      client.on("error", onError);
+      // The connection goes back to the pool without the listener: a lock tried every second
+      // would otherwise leave one more on it each time.
+      const giveBack = (destroy: boolean) => {
+        client.off("error", onError);
+        client.release(destroy);
+      };
       try {
         const result = await client.query<{ ok: boolean }>(
           "select pg_try_advisory_lock(hashtext($1)) as ok",
           [name],
         );
         if (!result.rows[0]?.ok) {
-          client.release();
+          giveBack(false);
           return null;
         }
       } catch (error) {
-        client.release(true);
+        giveBack(true);
         throw error;
       }
       return {
@@ -139,7 +146,7 @@ async function openPostgres(url: string, poolSize = 10, migrate: boolean): Promi
         },
         async release() {
           await client.query("select pg_advisory_unlock(hashtext($1))", [name]).catch(() => {});
-          client.release(lost);
+          giveBack(lost);
         },
       };
     },
