@@ -73,7 +73,7 @@ export function startChainServices(
   relayer.start();
   const transferFollower = indexer
     ? startTransferFollower({
-        db: database.db,
+        database,
         indexer,
         chain: client,
         finalityDepth: env.FINALITY_DEPTH,

@@ -2,16 +2,20 @@
  * A token moving on-chain after its claim, as a holder would move it from their own wallet: the
  * claim's holder follows (holder_wallet_address, holder_id), `?holder_wallet_address=` finds it
  * at its new holder and no longer at the old one, and a `claim.transferred` event goes out by
- * webhook and in the feed for every move. A move a reorg takes back is taken back too.
+ * webhook and in the feed for every move. A move a reorg takes back is taken back too, once,
+ * even with a second process's follower that read the indexer before the reorg.
  */
 import { collectiblesAbi } from "@collectibles/contracts";
+import { createIndexerReader, type IndexerReader } from "@collectibles/indexer/reader";
 import { Webhook as Verifier } from "standardwebhooks";
 import type { Address } from "viem";
 import { expect, it } from "vitest";
+import { createLogger } from "../logger.ts";
 import { chainAccounts, devAccount } from "../test/chainAccounts.ts";
 import { flowHelpers } from "../test/chainFlow.ts";
 import { until } from "../test/faults.ts";
 import { chainAppPerFile, webhookReceiverPerFile } from "../test/perFile.ts";
+import { startTransferFollower } from "./transferFollower.ts";
 
 const { t, stack, org } = chainAppPerFile({
   organization: "Movers",
@@ -28,6 +32,8 @@ const outsider = devAccount(19);
 const orderedHolder = devAccount(16);
 const reorgedHolder = devAccount(15);
 const reorgedReceiver = devAccount(14);
+const straddledHolder = devAccount(13);
+const straddledReceiver = devAccount(12);
 
 /** Account `fromIndex` sends the token to `to` with the standard ERC-1155 call; its receipt. */
 async function transfer(fromIndex: number, to: Address, tokenId: string) {
@@ -42,6 +48,23 @@ async function transfer(fromIndex: number, to: Address, tokenId: string) {
   const receipt = await on.client.waitForTransactionReceipt({ hash });
   expect(receipt.status).toBe("success");
   return receipt;
+}
+
+/** The holders the feed's `claim.transferred` events told of for `claimId`, in feed order. */
+async function holdersTold(claimId: string): Promise<string[]> {
+  const told: string[] = [];
+  let after = "";
+  for (;;) {
+    const page = await t.call("GET", `/events?limit=100${after}`);
+    expect(page.status, JSON.stringify(page.body)).toBe(200);
+    for (const event of page.body.data) {
+      if (event.type === "claim.transferred" && event.data.id === claimId) {
+        told.push(event.data.holder_wallet_address);
+      }
+    }
+    if (page.body.data.length < 100) return told;
+    after = `&after=${page.body.next_cursor}`;
+  }
 }
 
 const claimsHeldBy = async (address: string) => {
@@ -192,3 +215,88 @@ it("takes a move back when a reorg drops it: the token is found at its first hol
     told.map((m) => (m.data as { holder_wallet_address: string }).holder_wallet_address),
   ).toEqual([reorgedReceiver.address, reorgedHolder.address]);
 }, 180_000);
+
+it("tells of a move a reorg takes back once each way, with a second process's follower that read the indexer before the reorg", async () => {
+  const holder = await createUser("straddled@example.com", straddledHolder.address);
+  const collectible = await createCollectible({ name: "Read before the reorg", total_count: 5 });
+  const claimed = await t.call("POST", "/claims", {
+    json: { collectible_id: collectible.id, holder_id: holder.id },
+  });
+  expect(claimed.status, JSON.stringify(claimed.body)).toBe(201);
+  const claim = claimed.body.data;
+  const moved = await transfer(13, straddledReceiver.address, claim.token_id);
+  await until("the move taken in", async () =>
+    (await claimsHeldBy(straddledReceiver.address)).includes(claim.id) ? true : undefined,
+  );
+
+  // A second process's follower, on the same database and indexer. Once its read of the moved
+  // tokens has the move, the read is held back until the reorg has happened: its round records
+  // what the indexer told before the reorg, after it.
+  const indexer = createIndexerReader({ url: stack.indexerUrl });
+  let readTheMove: () => void = () => {};
+  const moveRead = new Promise<void>((resolve) => {
+    readTheMove = resolve;
+  });
+  let letGo: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    letGo = resolve;
+  });
+  const heldBack: IndexerReader = {
+    ...indexer,
+    async claimsMovedBetween(...args) {
+      const tokens = await indexer.claimsMovedBetween(...args);
+      if (tokens.some((token) => token.id === claim.id)) {
+        readTheMove();
+        await held;
+      }
+      return tokens;
+    },
+  };
+  const chain = chainAccounts(stack.rpcUrl).client;
+  const second = startTransferFollower({
+    database: t.database,
+    indexer: heldBack,
+    chain: { finalizedBlock: async () => (await chain.getBlock({ blockTag: "finalized" })).number },
+    finalityDepth: 64,
+    logger: createLogger({ level: "silent" }),
+  });
+  try {
+    await moveRead;
+    expect(await chain.getBlockNumber()).toBe(moved.blockNumber);
+    await chain.request({ method: "anvil_reorg", params: [1, []] } as never);
+    await chain.request({ method: "evm_mine", params: [] } as never);
+    await until(
+      "the indexer past the reorg: the token at its first holder",
+      async () => {
+        const [token] = (await indexer.claimsByIds([claim.id])).values();
+        return token?.holder.toLowerCase() === straddledHolder.address.toLowerCase()
+          ? true
+          : undefined;
+      },
+      // The local indexer has taken from 2 to 40 s here to drop a move a reorg took back.
+      { timeoutMs: 120_000 },
+    );
+    // Rounds of the app's own follower (one a second) have their turn here: before rounds took
+    // turns, the app recorded the first holder now, and the held round then recorded the move
+    // again.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    letGo();
+    await until(
+      "the token found at its first holder again",
+      async () =>
+        (await claimsHeldBy(straddledHolder.address)).includes(claim.id) ? true : undefined,
+      { timeoutMs: 60_000 },
+    );
+    // A few more rounds of both followers: nothing more to tell.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+  } finally {
+    letGo();
+    await second.stop();
+  }
+  expect(await holdersTold(claim.id)).toEqual([straddledReceiver.address, straddledHolder.address]);
+  const got = await t.call("GET", `/claims/${claim.id}`);
+  expect(got.body.data).toMatchObject({
+    holder_wallet_address: straddledHolder.address,
+    holder_id: holder.id,
+  });
+}, 300_000);

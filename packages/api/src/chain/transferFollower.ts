@@ -1,8 +1,11 @@
 /**
  * Follows tokens moving on-chain: polls the indexer for tokens transferred since the last block
  * taken in, and records each claim's holder now (for `holder_wallet_address` filters) with a
- * `claim.transferred` event. Every API process with an indexer runs one; recording a holder
- * already recorded does nothing, so two followers never report one transfer twice.
+ * `claim.transferred` event. Every API process with an indexer runs one, and a round takes a
+ * database lock first: two processes' rounds never interleave, so one that read the indexer
+ * before a reorg cannot record a holder after another has recorded the reorg's outcome (the move
+ * told again, and taken back again). Recording a holder already recorded does nothing, so two
+ * followers never report one transfer twice.
  *
  * A reorg can take a transfer back or mine one in a block already passed, so blocks above the
  * chain's finalized block are read again each round, and a holder that came by a transfer above
@@ -12,7 +15,7 @@
 
 import { type IndexerReader, MAX_IDS_PER_CALL } from "@collectibles/indexer/reader";
 import { getAddress } from "viem";
-import type { Queryable } from "../db/driver/client.ts";
+import type { DatabaseHandle } from "../db/driver/client.ts";
 import { databaseErrorText } from "../db/driver/pgError.ts";
 import {
   type HolderFact,
@@ -43,15 +46,19 @@ const factOf = (token: {
   block: token.transferBlockNumber,
 });
 
+/** The lock a round holds: one process's round at a time. */
+const ROUND_LOCK = "collectibles_api_transfer_follower";
+
 export function startTransferFollower(options: {
-  db: Queryable;
+  database: Pick<DatabaseHandle, "db" | "tryLock">;
   indexer: IndexerReader;
   chain: Pick<ChainClient, "finalizedBlock">;
   /** Blocks below the head taken as final on a chain without a `finalized` tag. */
   finalityDepth: number;
   logger: Logger;
 }): { stop(): Promise<void> } {
-  const { db, indexer, chain, logger } = options;
+  const { database, indexer, chain, logger } = options;
+  const { db } = database;
   let finalizedRead = { block: 0n, at: Number.NEGATIVE_INFINITY };
 
   async function finalizedBlock(): Promise<bigint> {
@@ -98,9 +105,20 @@ export function startTransferFollower(options: {
     }
   }
 
+  /** A round, unless another process's is under way: that one takes the same blocks in. */
+  async function roundInTurn(): Promise<void> {
+    const lock = await database.tryLock(ROUND_LOCK);
+    if (!lock) return;
+    try {
+      await round();
+    } finally {
+      await lock.release();
+    }
+  }
+
   return pollLoop(
     async () => {
-      await round();
+      await roundInTurn();
       return false; // at most one round a second: transfers are rare next to claims
     },
     POLL_MS,
