@@ -196,6 +196,8 @@ export function chainActions(rpcUrl: string, contract: Address) {
     blockNumber: () => publicClient.getBlockNumber({ cacheTime: 0 }),
     snapshot: () => rpc<string>("evm_snapshot"),
     revert: (id: string) => rpc<boolean>("evm_revert", [id]),
+    /** Replaces the last `depth` blocks with empty ones of the same heights (anvil). */
+    reorg: (depth: number) => rpc("anvil_reorg", [depth, []]),
     /** One block at a time: Ponder stalls on the gap `hardhat_mine` with a count leaves. */
     async mine(blocks = 1) {
       for (let i = 0; i < blocks; i++) await rpc("evm_mine");

@@ -273,8 +273,7 @@ it("tells of a move a reorg takes back once each way, with a second process's fo
           ? true
           : undefined;
       },
-      // The local indexer has taken from 2 to 40 s here to drop a move a reorg took back.
-      { timeoutMs: 120_000 },
+      { timeoutMs: 60_000 },
     );
     // Rounds of the app's own follower (one a second) have their turn here: before rounds took
     // turns, the app recorded the first holder now, and the held round then recorded the move
