@@ -11,7 +11,7 @@
  * Ponder keeps each answer of its SQL route until a table the query names changes while a block is
  * indexed. A reorg's revert tells of no table: a query naming only `claim` went on answering as
  * before the reorg (the holder of a dropped transfer) until Ponder's garbage collector let the
- * answer go, 2 to 40 s in the tests and longer on an idle indexer. Every query here also names
+ * answer go (12 to 20 s in the API's tests; longer on an idle indexer). Every query here also names
  * `_ponder_checkpoint` (joined on false: no row added), which changes with every block indexed,
  * the blocks that replace a reorg's included, so an answer is kept for one block at the most.
  */
@@ -89,7 +89,6 @@ interface PonderStatus {
   [chainName: string]: { id: number; block: { number: number; timestamp: number } };
 }
 
-/** The most ids one call takes: a caller with more asks in parts. */
 /** Ponder's progress per chain, rewritten with every block it indexes (only its key here). */
 const ponderCheckpoint = pgTable("_ponder_checkpoint", { chainName: text("chain_name") });
 /** The join that names `_ponder_checkpoint` in a query without adding a row or a column. */
@@ -97,6 +96,7 @@ const NO_ROW = sql`false`;
 const claimColumns = getTableColumns(claim);
 const collectibleColumns = getTableColumns(collectible);
 
+/** The most ids one call takes: a caller with more asks in parts. */
 export const MAX_IDS_PER_CALL = 1_000;
 /**
  * Ids per request to Ponder: `@ponder/client` sends the query in the URL of a GET, and Node
@@ -259,7 +259,7 @@ export function createIndexerReader(options: IndexerReaderOptions): IndexerReade
       const rows = await readInSlices(wanted, (slice) =>
         call("claimCountsByHolder", () =>
           db
-            .select({ holder: claim.holder, count: count(claim.id) })
+            .select({ holder: claim.holder, count: count() })
             .from(claim)
             .leftJoin(ponderCheckpoint, NO_ROW)
             .where(inArray(claim.holder, slice))
