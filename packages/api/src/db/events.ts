@@ -49,14 +49,15 @@ export async function recordEvents(
     .returning({ last: eventPosition.last });
   if (!taken) throw new Error("the event_position row is missing");
   const first = taken.last - objects.length + 1;
-  await tx.insert(events).values(
-    objects.map((object, i) => ({
-      position: first + i,
-      type,
-      organizationId: object.organizationId,
-      objectId: object.id,
-    })),
-  );
+  // One array per column, as a claim group's rows travel: drizzle built a `values` list of 400
+  // events in some 16 ms, holding the event loop, where these arrays take well under one.
+  const organizationIds = sql.param(objects.map((object) => object.organizationId));
+  const objectIds = sql.param(objects.map((object) => object.id));
+  await tx.execute(sql`
+    insert into ${events} (position, type, organization_id, object_id)
+    select ${first}::bigint + given.n - 1, ${type}, given.organization_id, given.object_id
+    from unnest(${organizationIds}::uuid[], ${objectIds}::uuid[])
+      with ordinality as given(organization_id, object_id, n)`);
   await tx.execute(sql`
     with recursive lineage(position, organization_id) as (
       select position, organization_id from events where position between ${first} and ${taken.last}
