@@ -122,6 +122,10 @@ export function createIndexerReader(options: IndexerReaderOptions): IndexerReade
   const base = options.url.replace(/\/+$/, "");
   const timeoutMs = options.timeoutMs ?? 5_000;
   const { db } = createClient(`${base}/sql`, { schema });
+  // Each names `_ponder_checkpoint`, so that Ponder keeps no answer past the next block (above).
+  const claimRows = () => db.select(claimColumns).from(claim).leftJoin(ponderCheckpoint, NO_ROW);
+  const collectibleRows = () =>
+    db.select(collectibleColumns).from(collectible).leftJoin(ponderCheckpoint, NO_ROW);
 
   /** Runs one call with a deadline; network failures become `IndexerUnavailableError`. */
   async function call<T>(what: string, run: () => Promise<T>): Promise<T> {
@@ -162,13 +166,7 @@ export function createIndexerReader(options: IndexerReaderOptions): IndexerReade
     const wanted = checkIds(ids);
     if (wanted.length === 0) return new Map<string, IndexedCollectible>();
     const rows = await readInSlices(wanted, (slice) =>
-      call("collectiblesByIds", () =>
-        db
-          .select(collectibleColumns)
-          .from(collectible)
-          .leftJoin(ponderCheckpoint, NO_ROW)
-          .where(inArray(collectible.id, slice)),
-      ),
+      call("collectiblesByIds", () => collectibleRows().where(inArray(collectible.id, slice))),
     );
     return new Map(rows.map((row) => [row.id, row]));
   }
@@ -178,12 +176,7 @@ export function createIndexerReader(options: IndexerReaderOptions): IndexerReade
     if (wanted.length === 0) return new Map<string, IndexedClaim>();
     const rows = await readInSlices(wanted, (slice) =>
       call("claimsByIds", () =>
-        db
-          .select(claimColumns)
-          .from(claim)
-          .leftJoin(ponderCheckpoint, NO_ROW)
-          .where(inArray(claim.id, slice))
-          .orderBy(asc(claim.tokenId)),
+        claimRows().where(inArray(claim.id, slice)).orderBy(asc(claim.tokenId)),
       ),
     );
     const byId = new Map<string, IndexedClaim>();
@@ -223,20 +216,14 @@ export function createIndexerReader(options: IndexerReaderOptions): IndexerReade
     async claimsOfCollectible(collectibleId) {
       if (!UUID.test(collectibleId.toLowerCase())) return [];
       return call("claimsOfCollectible", () =>
-        db
-          .select(claimColumns)
-          .from(claim)
-          .leftJoin(ponderCheckpoint, NO_ROW)
+        claimRows()
           .where(eq(claim.collectibleId, collectibleId.toLowerCase()))
           .orderBy(asc(claim.edition)),
       );
     },
     claimsMovedBetween(afterBlock, upToBlock, limit, from) {
       return call("claimsMovedBetween", () =>
-        db
-          .select(claimColumns)
-          .from(claim)
-          .leftJoin(ponderCheckpoint, NO_ROW)
+        claimRows()
           .where(
             and(
               gt(claim.transferBlockNumber, afterBlock),

@@ -73,6 +73,25 @@ const claimsHeldBy = async (address: string) => {
   return res.body.data.map((claim: { id: string }) => claim.id) as string[];
 };
 
+/**
+ * A user holding `holderIndex`'s development account claims a token of a new collectible, then
+ * sends it to `to`; resolves once the API has taken the move in, with the user, claim and move.
+ */
+async function claimedThenMoved(name: string, holderIndex: number, to: Address) {
+  const holder = await createUser(`${name}@example.com`, devAccount(holderIndex).address);
+  const collectible = await createCollectible({ name, total_count: 5 });
+  const claimed = await t.call("POST", "/claims", {
+    json: { collectible_id: collectible.id, holder_id: holder.id },
+  });
+  expect(claimed.status, JSON.stringify(claimed.body)).toBe(201);
+  const claim = claimed.body.data;
+  const moved = await transfer(holderIndex, to, claim.token_id);
+  await until("the move taken in", async () =>
+    (await claimsHeldBy(to)).includes(claim.id) ? true : undefined,
+  );
+  return { holder, claim, moved };
+}
+
 /** Every delivery to `/<path>` about `claimId` (each attempt), oldest first. */
 const deliveriesAbout = (path: string, claimId: string) =>
   receiver.deliveries.filter(
@@ -177,18 +196,7 @@ it("takes a move back when a reorg drops it: the token is found at its first hol
   });
   expect(hook.status).toBe(201);
   const secret: string = hook.body.data.secret;
-  const holder = await createUser("reorged@example.com", reorgedHolder.address);
-  const collectible = await createCollectible({ name: "Moved, then not", total_count: 5 });
-  const claimed = await t.call("POST", "/claims", {
-    json: { collectible_id: collectible.id, holder_id: holder.id },
-  });
-  expect(claimed.status, JSON.stringify(claimed.body)).toBe(201);
-  const claim = claimed.body.data;
-
-  const moved = await transfer(15, reorgedReceiver.address, claim.token_id);
-  await until("the move taken in", async () =>
-    (await claimsHeldBy(reorgedReceiver.address)).includes(claim.id) ? true : undefined,
-  );
+  const { holder, claim, moved } = await claimedThenMoved("reorged", 15, reorgedReceiver.address);
   const chain = chainAccounts(stack.rpcUrl).client;
   // The move's block is the head: replace it with an empty one, the move dropped.
   expect(await chain.getBlockNumber()).toBe(moved.blockNumber);
@@ -217,17 +225,7 @@ it("takes a move back when a reorg drops it: the token is found at its first hol
 }, 180_000);
 
 it("tells of a move a reorg takes back once each way, with a second process's follower that read the indexer before the reorg", async () => {
-  const holder = await createUser("straddled@example.com", straddledHolder.address);
-  const collectible = await createCollectible({ name: "Read before the reorg", total_count: 5 });
-  const claimed = await t.call("POST", "/claims", {
-    json: { collectible_id: collectible.id, holder_id: holder.id },
-  });
-  expect(claimed.status, JSON.stringify(claimed.body)).toBe(201);
-  const claim = claimed.body.data;
-  const moved = await transfer(13, straddledReceiver.address, claim.token_id);
-  await until("the move taken in", async () =>
-    (await claimsHeldBy(straddledReceiver.address)).includes(claim.id) ? true : undefined,
-  );
+  const { claim, moved } = await claimedThenMoved("straddled", 13, straddledReceiver.address);
 
   // A second process's follower, on the same database and indexer. Once its read of the moved
   // tokens has the move, the read is held back until the reorg has happened: its round records
