@@ -157,7 +157,7 @@ export async function markClaimsMined(
   await q
     .update(claims)
     .set(minedIn(claims, block, hash))
-    .where(and(inArray(claims.id, ids), eq(claims.status, "pending")));
+    .where(and(sql`${claims.id} = any(${sql.param(ids)}::uuid[])`, eq(claims.status, "pending")));
 }
 
 /** Claims of a batch that reverted: from now on they go in batches of at most `limit`. */
@@ -274,7 +274,7 @@ export async function confirmRowsMinedUpTo(
   const mined = and(
     eq(claims.status, "pending"),
     lte(claims.minedBlock, block),
-    mints && inArray(claims.id, [...mints.keys()]),
+    mints && sql`${claims.id} = any(${sql.param([...mints.keys()])}::uuid[])`,
   );
   await lockCollectiblesOfClaims(
     tx,
@@ -286,12 +286,14 @@ export async function confirmRowsMinedUpTo(
     .where(mined)
     .returning({ id: claims.id });
   if (mints && mints.size > 0) {
-    const values = [...mints].map(
-      ([id, mint]) => sql`(${id}::uuid, ${mint.edition}::int, ${mint.transactionHash})`,
-    );
+    // One array per column: as a `values` list, drizzle took 2.7 ms on average to build it in a
+    // 5,000-claim burst, the event loop held (as for the events of `recordEvents`).
+    const facts = [...mints.values()];
     await tx.execute(sql`
         update claims set edition = known.edition, transaction_hash = known.hash
-        from (values ${sql.join(values, sql`, `)}) as known(id, edition, hash)
+        from unnest(${sql.param([...mints.keys()])}::uuid[],
+          ${sql.param(facts.map((mint) => mint.edition))}::int[],
+          ${sql.param(facts.map((mint) => mint.transactionHash))}::text[]) as known(id, edition, hash)
         where claims.id = known.id`);
   }
   return { collectibles: confirmed, claims: confirmedClaims.map((claim) => claim.id) };

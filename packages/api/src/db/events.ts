@@ -85,7 +85,7 @@ export async function claimEventObjects(
     .select({ id: claims.id, organizationId: collectibles.organizationId })
     .from(claims)
     .innerJoin(collectibles, eq(collectibles.id, claims.collectibleId))
-    .where(inArray(claims.id, [...claimIds]))
+    .where(sql`${claims.id} = any(${sql.param([...claimIds])}::uuid[])`)
     .orderBy(asc(claims.createdAt), asc(claims.id));
 }
 
