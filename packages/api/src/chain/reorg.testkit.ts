@@ -7,6 +7,7 @@ import { createIndexerReader } from "@collectibles/indexer/reader";
 import { expect } from "vitest";
 import { type apiProcessesOnChainPerFile, jsonOf } from "../test/apiProcess.ts";
 import { until } from "../test/faults.ts";
+import { wholeFeed } from "../test/feed.ts";
 
 type Processes = ReturnType<typeof apiProcessesOnChainPerFile>;
 type Api = Awaited<ReturnType<Processes["start"]>>;
@@ -57,16 +58,10 @@ export function reorgKit({ call, createCollectible, stack }: Processes) {
 
   /** Every event of these objects, in feed order, as `type id`. */
   async function eventsOf(api: Api, ids: string[]): Promise<string[]> {
-    const seen: string[] = [];
-    let after = "";
-    for (;;) {
-      const page = await jsonOf(await call(api.url, "GET", `/events?limit=100${after}`));
-      for (const event of page.data) {
-        if (ids.includes(event.data?.id)) seen.push(`${event.type} ${event.data.id}`);
-      }
-      if (page.data.length < 100) return seen;
-      after = `&after=${page.next_cursor}`;
-    }
+    const feed = await wholeFeed(async (path) => jsonOf(await call(api.url, "GET", path)));
+    return feed
+      .filter((event) => ids.includes(event.data?.id))
+      .map((event) => `${event.type} ${event.data.id}`);
   }
 
   /**

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { expectAgreement } from "../test/agreement.ts";
 import { apiProcessesOnChainPerFile, jsonOf } from "../test/apiProcess.ts";
 import { burst, faultRandom, until } from "../test/faults.ts";
+import { wholeFeed } from "../test/feed.ts";
 
 const API_KEY = "ck_test_reorgburstreorgburstreorgburst";
 const CLAIMS = 120;
@@ -65,20 +66,14 @@ describe("reorgs during a claim burst", { timeout: 420_000 }, () => {
     // Per claim, the feed never says confirmed twice without a withdrawal between.
     const lastOf = new Map<string, string>();
     let withdrawn = 0;
-    let after = "";
-    for (;;) {
-      const page = await get(`/events?limit=100${after}`);
-      for (const event of page.data) {
-        const id = event.data?.id;
-        if (!id || !event.type.startsWith("claim.")) continue;
-        if (event.type === "claim.confirmed") {
-          expect(lastOf.get(id), `${id} ${context}`).not.toBe("claim.confirmed");
-        }
-        lastOf.set(id, event.type);
-        if (event.type === "claim.reorged") withdrawn++;
+    for (const event of await wholeFeed(get)) {
+      const id = event.data?.id;
+      if (!id || !event.type.startsWith("claim.")) continue;
+      if (event.type === "claim.confirmed") {
+        expect(lastOf.get(id), `${id} ${context}`).not.toBe("claim.confirmed");
       }
-      if (page.data.length < 100) break;
-      after = `&after=${page.next_cursor}`;
+      lastOf.set(id, event.type);
+      if (event.type === "claim.reorged") withdrawn++;
     }
     for (const answer of answers) expect(lastOf.get(answer.id), context).toBe("claim.confirmed");
     // The reorgs took confirmed mints back (every block of the local chain holds one).

@@ -14,6 +14,7 @@ import { createLogger } from "../logger.ts";
 import { chainAccounts, devAccount } from "../test/chainAccounts.ts";
 import { flowHelpers } from "../test/chainFlow.ts";
 import { until } from "../test/faults.ts";
+import { wholeFeed } from "../test/feed.ts";
 import { chainAppPerFile, webhookReceiverPerFile } from "../test/perFile.ts";
 import { startTransferFollower } from "./transferFollower.ts";
 
@@ -52,19 +53,14 @@ async function transfer(fromIndex: number, to: Address, tokenId: string) {
 
 /** The holders the feed's `claim.transferred` events told of for `claimId`, in feed order. */
 async function holdersTold(claimId: string): Promise<string[]> {
-  const told: string[] = [];
-  let after = "";
-  for (;;) {
-    const page = await t.call("GET", `/events?limit=100${after}`);
+  const feed = await wholeFeed(async (path) => {
+    const page = await t.call("GET", path);
     expect(page.status, JSON.stringify(page.body)).toBe(200);
-    for (const event of page.body.data) {
-      if (event.type === "claim.transferred" && event.data.id === claimId) {
-        told.push(event.data.holder_wallet_address);
-      }
-    }
-    if (page.body.data.length < 100) return told;
-    after = `&after=${page.body.next_cursor}`;
-  }
+    return page.body;
+  });
+  return feed
+    .filter((event) => event.type === "claim.transferred" && event.data.id === claimId)
+    .map((event) => event.data.holder_wallet_address);
 }
 
 const claimsHeldBy = async (address: string) => {
@@ -147,16 +143,7 @@ it("follows a token its holder sends on: filters find it at the new holder and a
   expect(await claimsHeldBy(outsider.address.toLowerCase())).toEqual([claim.id]);
   expect(await claimsHeldBy(second.address)).toEqual([]);
 
-  const feed = await t.call("GET", "/events?limit=100");
-  const transferred = feed.body.data.filter(
-    (e: { type: string; data: { id: string } }) =>
-      e.type === "claim.transferred" && e.data.id === claim.id,
-  );
-  expect(
-    transferred.map(
-      (e: { data: { holder_wallet_address: string } }) => e.data.holder_wallet_address,
-    ),
-  ).toEqual([second.address, outsider.address]);
+  expect(await holdersTold(claim.id)).toEqual([second.address, outsider.address]);
 }, 180_000);
 
 it("sends one claim's messages in order: its transfer waits until its confirmation is delivered", async () => {
