@@ -41,12 +41,20 @@ export interface StackSampler {
 }
 
 /**
+ * Once a second, not more often: reading smaps_rollup makes the kernel walk each process's page
+ * tables, on the cores the stack under measurement shares. Every 250 ms it cost the claims
+ * benchmark's load generator 0.36 ms of CPU per claim, a third of its CPU (docs/performance.md,
+ * "The benchmark's own cost").
+ */
+const SAMPLE_MS = 1000;
+
+/**
  * Samples every `intervalMs` the trees rooted at `parts` (name -> root pid; an undefined one is
  * left out). Trees are looked up again each second: PostgreSQL starts a process per connection.
  */
 export function sampleStack(
   parts: Record<string, number | undefined>,
-  intervalMs = 250,
+  intervalMs = SAMPLE_MS,
 ): StackSampler {
   const peaks: StackPeaks = {};
   const trees: Record<string, number[]> = {};
@@ -157,7 +165,7 @@ export function stackRows(
 /** What the memory figures are, for a benchmark's notes. */
 export const STACK_MEMORY_NOTE =
   "Memory: the processes of each part (the API; the postmaster and every process under it; " +
-  "the indexer; anvil) sampled every 250 ms from /proc (smaps_rollup), the stack's figure " +
+  "the indexer; anvil) sampled every second from /proc (smaps_rollup), the stack's figure " +
   "summed at one instant. A single process's figure is its RSS. PostgreSQL's and the whole " +
   "stack's are PSS, which counts a page shared by n processes as 1/n in each: the server's " +
   "shared buffers, mapped by each connection's process, once in all rather than once per process.";
