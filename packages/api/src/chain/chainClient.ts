@@ -100,8 +100,15 @@ export function createChainClient(options: ChainClientOptions) {
    * never above `claimBatchGasCeiling`, the most the batch can use whatever its receivers do.
    * Throws `RevertedError` when the batch would revert as a whole and `GasCapExceededError` when
    * even its estimate is above the ceiling.
+   *
+   * The chain is asked for the code of each receiver but those in `withoutCode` (lower case): the
+   * service's own wallets, which cannot have any. A burst of claims by email is one `eth_getCode`
+   * fewer per claim, which an RPC provider may charge for.
    */
-  async function claimBatchGasLimit(call: ClaimBatchCall): Promise<bigint> {
+  async function claimBatchGasLimit(
+    call: ClaimBatchCall,
+    withoutCode: ReadonlySet<string> = new Set(),
+  ): Promise<bigint> {
     const [runs] = call.args;
     const receivers = runs.flatMap((run) => {
       const bytes = run.claims.slice(2);
@@ -142,7 +149,9 @@ export function createChainClient(options: ChainClientOptions) {
       return ceiling;
     }
     if (estimated > ceiling) throw new GasCapExceededError(estimated, ceiling);
-    const distinct = [...new Set(receivers.map((to) => to.toLowerCase()))];
+    const distinct = [...new Set(receivers.map((to) => to.toLowerCase()))].filter(
+      (address) => !withoutCode.has(address),
+    );
     const codes = await Promise.all(
       distinct.map((address) => client.getCode({ address: address as Address })),
     );

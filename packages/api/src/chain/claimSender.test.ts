@@ -8,7 +8,7 @@ import type { ClaimIntent } from "../db/chainIntents.ts";
 import { batchesOf } from "./claimSender.ts";
 
 const claim = (id: string, collectibleId: string, batchLimit: number | null = null) =>
-  ({ id, collectibleId, mintedTo: "0x1", batchLimit }) satisfies ClaimIntent;
+  ({ id, collectibleId, mintedTo: "0x1", toServiceWallet: true, batchLimit }) satisfies ClaimIntent;
 const ids = (batches: ClaimIntent[][]) => batches.map((batch) => batch.map((row) => row.id));
 
 describe("claim batches", () => {

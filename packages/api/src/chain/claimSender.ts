@@ -81,7 +81,7 @@ async function plan(ctx: RelayerContext, batch: ClaimIntent[], jobs: Job[]): Pro
   const call = batchCall(batch);
   let gas: bigint;
   try {
-    gas = await ctx.chain.claimBatchGasLimit(call);
+    gas = await ctx.chain.claimBatchGasLimit(call, serviceWalletsOf(batch));
   } catch (error) {
     if (!(error instanceof RevertedError || error instanceof GasCapExceededError)) throw error;
     if (error instanceof RevertedError && error.reason === "UnknownCollectible") {
@@ -202,6 +202,13 @@ async function claimRefused(ctx: RelayerContext, row: ClaimIntent, reason: strin
   ctx.logger.warn({ claim: row.id, reason }, "claim refused by chain");
   await markClaimFailed(ctx.db, row.id, reason);
   ctx.statusWaiter.statusesChanged();
+}
+
+/** The batch's receivers that are service wallets, lower case: they have no code to look up. */
+function serviceWalletsOf(batch: ClaimIntent[]): Set<string> {
+  return new Set(
+    batch.filter((claim) => claim.toServiceWallet).map((claim) => claim.mintedTo.toLowerCase()),
+  );
 }
 
 function batchCall(batch: ClaimIntent[]): ClaimBatchCall {

@@ -4,7 +4,7 @@
  */
 import { and, asc, eq, inArray, isNotNull, isNull, lte, type SQL, sql } from "drizzle-orm";
 import { type Queryable, rowsOf } from "./driver/client.ts";
-import { claims, collectibles } from "./schema.ts";
+import { claims, collectibles, users } from "./schema.ts";
 
 export type CollectibleIntent = Pick<
   typeof collectibles.$inferSelect,
@@ -22,6 +22,8 @@ export interface ClaimIntent {
   id: string;
   collectibleId: string;
   mintedTo: string;
+  /** To the holder's service wallet: the API derived it and alone signs for it, so no code. */
+  toServiceWallet: boolean;
   /** The most claims a batch holding it may have (null: any). */
   batchLimit: number | null;
 }
@@ -45,10 +47,7 @@ export function unsentCollectibles(q: Queryable, limit: number): Promise<Collect
     .limit(limit);
 }
 
-/**
- * Claims accepted and not yet mined whose collectible is mined (its creation must come first),
- * oldest first.
- */
+/** Claims accepted, not yet mined, whose collectible is mined (created first), oldest first. */
 export function unsentClaims(
   q: Queryable,
   limit: number,
@@ -59,10 +58,12 @@ export function unsentClaims(
       id: claims.id,
       collectibleId: claims.collectibleId,
       mintedTo: claims.mintedTo,
+      toServiceWallet: sql<boolean>`${users.walletIndex} is not null and lower(${users.walletAddress}) = lower(${claims.mintedTo})`,
       batchLimit: claims.batchLimit,
     })
     .from(claims)
     .innerJoin(collectibles, eq(collectibles.id, claims.collectibleId))
+    .innerJoin(users, eq(users.id, claims.holderId))
     .where(
       and(
         eq(claims.status, "pending"),
@@ -171,9 +172,8 @@ export async function limitClaimBatches(q: Queryable, ids: string[], limit: numb
 
 /**
  * A claim the chain refused: it fails and gives its place in the supply back. `hash` is the
- * transaction that skipped it, when one did (kept for audit; the claim has no token). Answers
- * the claim with its organization when it was pending; run in the transaction that records the
- * event.
+ * transaction that skipped it, when one did (kept for audit; the claim has no token). Answers the
+ * claim with its organization when it was pending; run in the transaction recording the event.
  */
 export async function failClaim(
   tx: Queryable,
@@ -239,9 +239,8 @@ export async function minedPendingClaimIds(q: Queryable, block: bigint): Promise
 /**
  * Before the claims of `collectibleIds` (a subquery) change status, takes their collectibles'
  * rows (key share) ahead of the claims': a second update of a claim in one transaction checks its
- * collectible as a foreign key, and a claim failed meanwhile takes the collectible first and then
- * the claim. Taken the other way round, the two could deadlock. A claim group's lock on its
- * collectibles (no key update) does not block this one.
+ * collectible as a foreign key, and a claim failed meanwhile takes the collectible, then the
+ * claim: the other order could deadlock. A claim group's lock (no key update) does not block it.
  */
 export async function lockCollectiblesOfClaims(q: Queryable, collectibleIds: SQL): Promise<void> {
   await q.execute(
