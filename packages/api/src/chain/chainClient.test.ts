@@ -86,7 +86,8 @@ it("replaces a transaction not mined in time with a higher fee and the same nonc
   }
 });
 
-it("tells a revert (with the contract's error name) from an unreachable RPC", async () => {
+/** A collectible created on the chain (mined), by the id it was created with. */
+async function minedCollectible(): Promise<string> {
   const id = randomUUID();
   const call = createCall(id);
   const sent = await client.send(call, {
@@ -94,6 +95,12 @@ it("tells a revert (with the contract's error name) from an unreachable RPC", as
     nonce: await client.pendingNonce(),
   });
   await sent.mined;
+  return id;
+}
+
+it("tells a revert (with the contract's error name) from an unreachable RPC", async () => {
+  const id = await minedCollectible();
+  const call = createCall(id);
   await expect(client.estimate(call)).rejects.toEqual(
     new RevertedError("CollectibleAlreadyExists"),
   );
@@ -134,13 +141,7 @@ async function codeLookups(): Promise<{ url: string; asked: string[]; close(): v
 }
 
 it("asks the chain for the code of a claim batch's receivers, but not of the service's own wallets", async () => {
-  const id = randomUUID();
-  const created = createCall(id);
-  const sent = await client.send(created, {
-    gas: await client.estimate(created),
-    nonce: await client.pendingNonce(),
-  });
-  await sent.mined;
+  const id = await minedCollectible();
   const rpcLog = await codeLookups();
   try {
     const through = createChainClient({

@@ -1,8 +1,8 @@
 /** The relayer's view of the claims waiting to be sent (`unsentClaims`). */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../test/testDatabase.ts";
+import { createTestDatabase, insertOrganization, type TestDatabase } from "../test/testDatabase.ts";
 import { unsentClaims } from "./chainIntents.ts";
-import { claims, collectibles, organizations, users } from "./schema.ts";
+import { claims, collectibles, users } from "./schema.ts";
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -10,14 +10,12 @@ beforeAll(async () => {
 });
 afterAll(() => database.close());
 
-const address = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
+const BROUGHT = "0x0000000000000000000000000000000000000003";
+const DERIVED_UNUSED = "0x0000000000000000000000000000000000000005";
+const ELSEWHERE = "0x0000000000000000000000000000000000000004";
 
 it("tells which waiting claims go to their holder's service wallet, so the relayer asks the chain no code of those", async () => {
-  const [org] = await database.db
-    .insert(organizations)
-    .values({ name: "Intents", walletIndex: 1, walletAddress: address(1) })
-    .returning();
-  if (!org) throw new Error("organization not created");
+  const org = await insertOrganization(database.db, "Intents", 1);
   const [derived, ownAddress, moved] = await database.db
     .insert(users)
     .values([
@@ -29,12 +27,12 @@ it("tells which waiting claims go to their holder's service wallet, so the relay
         walletAddress: "0x00000000000000000000000000000000000000ab",
       },
       // Brought by the user: it may be a contract.
-      { organizationId: org.id, email: "own@intents.example", walletAddress: address(3) },
+      { organizationId: org.id, email: "own@intents.example", walletAddress: BROUGHT },
       {
         organizationId: org.id,
         email: "moved@intents.example",
         walletIndex: 5,
-        walletAddress: address(5),
+        walletAddress: DERIVED_UNUSED,
       },
     ])
     .returning();
@@ -51,9 +49,9 @@ it("tells which waiting claims go to their holder's service wallet, so the relay
   });
   await database.db.insert(claims).values([
     claimOf(derived.id, "0x00000000000000000000000000000000000000AB"),
-    claimOf(ownAddress.id, address(3)),
+    claimOf(ownAddress.id, BROUGHT),
     // Minted to an address that is not (or no longer) the holder's service wallet.
-    claimOf(moved.id, address(4)),
+    claimOf(moved.id, ELSEWHERE),
   ]);
 
   // One insert: one created_at, so the order among them is the ids'.
@@ -61,7 +59,7 @@ it("tells which waiting claims go to their holder's service wallet, so the relay
   const byAddress = Object.fromEntries(waiting.map((c) => [c.mintedTo, c.toServiceWallet]));
   expect(byAddress).toEqual({
     "0x00000000000000000000000000000000000000AB": true,
-    [address(3)]: false,
-    [address(4)]: false,
+    [BROUGHT]: false,
+    [ELSEWHERE]: false,
   });
 });

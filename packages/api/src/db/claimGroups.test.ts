@@ -1,7 +1,12 @@
 /** One claim group's statement (`insertClaimGroup`), as services/claims/claimGroups.ts uses it. */
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../test/testDatabase.ts";
+import {
+  createTestDatabase,
+  insertOrganization,
+  type TestDatabase,
+  testAddress,
+} from "../test/testDatabase.ts";
 import { lockCollectiblesOfClaims } from "./chainIntents.ts";
 import { type GroupedClaim, insertClaimGroup } from "./claimGroups.ts";
 import { foldClaimCountChanges, listClaims } from "./claims.ts";
@@ -14,8 +19,6 @@ beforeAll(async () => {
 });
 afterAll(() => database.close());
 
-const address = (index: number) => `0x${String(index).padStart(40, "0")}`;
-
 it("gives places in arrival order, finds each holder by id or by email in any case in the collectible's organization, and creates the others once", async () => {
   const [here, elsewhere] = await database.db
     .insert(organizations)
@@ -23,7 +26,7 @@ it("gives places in arrival order, finds each holder by id or by email in any ca
       [1, 2].map((index) => ({
         name: `Org ${index}`,
         walletIndex: index,
-        walletAddress: address(index),
+        walletAddress: testAddress(index),
       })),
     )
     .returning();
@@ -32,7 +35,7 @@ it("gives places in arrival order, finds each holder by id or by email in any ca
     organizationId,
     email,
     walletIndex,
-    walletAddress: address(walletIndex),
+    walletAddress: testAddress(walletIndex),
     isActive,
   });
   const [known, , other] = await database.db
@@ -65,7 +68,7 @@ it("gives places in arrival order, finds each holder by id or by email in any ca
       holderId: null,
       email,
       externalId: null,
-      wallet: { index, address: address(index) },
+      wallet: { index, address: testAddress(index) },
     };
   };
   const byId = (collectibleId: string, holderId: string): GroupedClaim => ({
@@ -161,11 +164,7 @@ it("gives places in arrival order, finds each holder by id or by email in any ca
 });
 
 it("stores a group while the relayer's confirmation of the same collectible is still open, and counts both exactly", async () => {
-  const [org] = await database.db
-    .insert(organizations)
-    .values({ name: "Busy", walletIndex: 3, walletAddress: address(3) })
-    .returning();
-  if (!org) throw new Error("organization not created");
+  const org = await insertOrganization(database.db, "Busy", 3);
   const [drop] = await database.db
     .insert(collectibles)
     .values({ organizationId: org.id, name: "Busy drop", totalCount: 10, status: "confirmed" })
@@ -177,7 +176,7 @@ it("stores a group while the relayer's confirmation of the same collectible is s
     holderId: null,
     email: `${name}@busy.example`,
     externalId: null,
-    wallet: { index, address: address(index) },
+    wallet: { index, address: testAddress(index) },
   });
   await insertClaimGroup(database.db, scope, [mail("first", 300), mail("second", 301)]);
 

@@ -1,9 +1,8 @@
 /** How an event's object is kept (presenters/events.ts presents many events at once). */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../test/testDatabase.ts";
+import { createTestDatabase, insertOrganization, type TestDatabase } from "../test/testDatabase.ts";
 import { eventsAfter, recordEvents, setEventsData, unpresentedEvents } from "./events.ts";
-import { organizations } from "./schema.ts";
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -12,11 +11,7 @@ beforeAll(async () => {
 afterAll(() => database.close());
 
 it("keeps the first data given to each event: a later presentation answers the kept one and changes nothing", async () => {
-  const [organization] = await database.db
-    .insert(organizations)
-    .values({ name: "Events", walletIndex: 1, walletAddress: `0x${"1".padStart(40, "0")}` })
-    .returning();
-  if (!organization) throw new Error("organization not created");
+  const organization = await insertOrganization(database.db, "Events", 1);
   const objects = [randomUUID(), randomUUID(), randomUUID()].map((id) => ({
     id,
     organizationId: organization.id,

@@ -8,10 +8,10 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Scope } from "../domain/auth.ts";
-import { createTestDatabase, type TestDatabase } from "../test/testDatabase.ts";
+import { createTestDatabase, insertOrganization, type TestDatabase } from "../test/testDatabase.ts";
 import { listClaims } from "./claims.ts";
 import { rowsOf } from "./driver/client.ts";
-import { collectibles, organizations } from "./schema.ts";
+import { collectibles } from "./schema.ts";
 import { foldUserCountChanges, listUsers } from "./users.ts";
 
 let database: TestDatabase;
@@ -25,18 +25,8 @@ async function run(text: ReturnType<typeof sql>) {
   return rowsOf<Record<string, unknown>>(await database.db.execute(text));
 }
 
-async function organization(name: string, index: number, parentId?: string) {
-  const [row] = await database.db
-    .insert(organizations)
-    .values({
-      name,
-      parentId,
-      walletIndex: index,
-      walletAddress: `0x${String(index).padStart(40, "0")}`,
-    })
-    .returning();
-  return row?.id as string;
-}
+const organization = async (name: string, index: number, parentId?: string) =>
+  (await insertOrganization(database.db, name, index, parentId)).id;
 
 /** `count` users of `organizationId`, inserted by one statement. */
 async function users(organizationId: string, count: number, from: number) {

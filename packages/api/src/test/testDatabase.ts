@@ -8,6 +8,7 @@ import {
 } from "@collectibles/devkit/postgres";
 import { inject } from "vitest";
 import { type DatabaseHandle, openDatabase } from "../db/driver/client.ts";
+import { organizations } from "../db/schema.ts";
 
 export interface TestDatabase extends DatabaseHandle {
   /** The URL of this file's database. */
@@ -33,4 +34,24 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await created.drop();
     },
   };
+}
+
+/** An organization row, its wallet made from `walletIndex` (no key derives it: tests only). */
+export async function insertOrganization(
+  db: DatabaseHandle["db"],
+  name: string,
+  walletIndex: number,
+  parentId?: string,
+): Promise<typeof organizations.$inferSelect> {
+  const [row] = await db
+    .insert(organizations)
+    .values({ name, parentId, walletIndex, walletAddress: testAddress(walletIndex) })
+    .returning();
+  if (!row) throw new Error(`organization ${name} not created`);
+  return row;
+}
+
+/** An address made from a number, e.g. 1 -> 0x000…001. */
+export function testAddress(n: number): string {
+  return `0x${String(n).padStart(40, "0")}`;
 }
