@@ -11,7 +11,8 @@
  * Ponder keeps each answer of its SQL route until a table the query names changes while a block is
  * indexed. A reorg's revert tells of no table: a query naming only `claim` went on answering as
  * before the reorg (the holder of a dropped transfer) until Ponder's garbage collector let the
- * answer go (12 to 20 s in the API's tests; longer on an idle indexer). Every query here also names
+ * answer go (12 to 20 s in the API's tests; longer on an idle indexer; in the suite's reorg test,
+ * an answer asked over and over for 3 s before the reorg). Every query here also names
  * `_ponder_checkpoint` (joined on false: no row added), which changes with every block indexed,
  * the blocks that replace a reorg's included, so an answer is kept for one block at the most.
  */
