@@ -68,4 +68,22 @@ describe("cursor pagination", () => {
     expect(both.status).toBe(400);
     expect(both.body.error.details[0]).toMatchObject({ field: "cursor", code: "page_and_cursor" });
   });
+
+  it("answers 400 invalid_cursor, not 500, for a cursor naming a time PostgreSQL cannot hold", async () => {
+    for (const createdAt of [
+      "0000-01-01T00:00:00.000Z",
+      "-000001-01-01T00:00:00.000Z",
+      "+010000-01-01T00:00:00.000Z",
+    ]) {
+      const cursor = encodeCursor({ createdAt, id: crypto.randomUUID() });
+      for (const list of ["organizations", "users", "collectibles", "claims"]) {
+        const res = await t.call("GET", `/${list}?cursor=${cursor}`);
+        expect(res.status, `${list} ${createdAt}`).toBe(400);
+        expect(res.body.error.details[0]).toMatchObject({
+          field: "cursor",
+          code: "invalid_cursor",
+        });
+      }
+    }
+  });
 });

@@ -37,6 +37,21 @@ describe("updated_since", () => {
     const res = await t.call("GET", "/organizations?updated_since=yesterday");
     expect400Naming(res, "updated_since");
   });
+
+  it("answers 400, not 500, for a time outside the years 1 to 9999 (PostgreSQL has no year 0)", async () => {
+    for (const since of [
+      "0000-01-01T00:00:00Z",
+      "0001-01-01T00:30:00+01:00",
+      "+010000-01-01T00:00:00Z",
+    ]) {
+      for (const list of ["organizations", "users", "collectibles", "claims"]) {
+        const res = await t.call("GET", `/${list}?updated_since=${encodeURIComponent(since)}`);
+        expect400Naming(res, "updated_since");
+      }
+    }
+    const edge = await t.call("GET", `/organizations?updated_since=0001-01-01T00:00:00Z`);
+    expect(edge.status).toBe(200);
+  });
 });
 
 describe("claims by status", () => {

@@ -3,7 +3,7 @@
  * give), fields a client may not send, envelopes, errors. The fields themselves are in
  * `fields.ts`, images in `images.ts`.
  */
-import { Uuid } from "./fields.ts";
+import { isStorableTime, SentTime, Uuid } from "./fields.ts";
 import { z } from "./zod.ts";
 
 export const MAX_LIMIT = 100;
@@ -32,6 +32,7 @@ export function decodeCursor(cursor: string): ListPosition | undefined {
   if (rest.length > 0 || !time || !id || !UUID.test(id)) return undefined;
   const createdAt = new Date(time);
   if (Number.isNaN(createdAt.getTime()) || createdAt.toISOString() !== time) return undefined;
+  if (!isStorableTime(createdAt)) return undefined;
   return { createdAt: time, id };
 }
 
@@ -113,18 +114,15 @@ export const PageQuery = {
   page: optionalQueryInt(1, 2_147_483_647).openapi(intParam("page", 1, 2_147_483_647, 1)),
   limit: queryInt("limit", 1, MAX_LIMIT, DEFAULT_LIMIT),
   cursor: Cursor,
-  updated_since: z.iso
-    .datetime({ offset: true })
-    .optional()
-    .openapi({
-      param: {
-        name: "updated_since",
-        in: "query",
-        description:
-          "Only records changed at or after this time (ISO 8601), e.g. to sync what changed since the last poll",
-      },
-      example: "2026-11-23T08:00:00.000Z",
-    }),
+  updated_since: SentTime.optional().openapi({
+    param: {
+      name: "updated_since",
+      in: "query",
+      description:
+        "Only records changed at or after this time (ISO 8601), e.g. to sync what changed since the last poll",
+    },
+    example: "2026-11-23T08:00:00.000Z",
+  }),
 };
 
 /**

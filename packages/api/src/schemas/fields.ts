@@ -24,5 +24,16 @@ export const BlockchainId = z
   .regex(/^0x[0-9a-f]+$/)
   .openapi({ example: "0x7a69", description: "The chain id in hex (0x7a69 = 31337)" });
 
+/** The years PostgreSQL's timestamps and JavaScript's dates agree on (PostgreSQL has no year 0). */
+export function isStorableTime(time: Date): boolean {
+  const year = time.getUTCFullYear();
+  return year >= 1 && year <= 9999;
+}
+
+/** A time a client sends: ISO 8601 with its offset, in years 1 to 9999. */
+export const SentTime = z.iso
+  .datetime({ offset: true })
+  .refine((value) => isStorableTime(new Date(value)), "must be a time in the years 1 to 9999");
+
 /** When a record was created and last changed. */
 export const RecordTimes = { created_at: Timestamp, updated_at: Timestamp };

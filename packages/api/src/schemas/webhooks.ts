@@ -1,7 +1,7 @@
 /** Webhooks and their deliveries as answered, and as accepted. */
 import { listQuery } from "./common.ts";
 import { EventType } from "./events.ts";
-import { Timestamp, Uuid } from "./fields.ts";
+import { SentTime, Timestamp, Uuid } from "./fields.ts";
 import { z } from "./zod.ts";
 
 /** A host name, or an IP literal (IPv6 in brackets, as URLs write it). */
@@ -101,10 +101,9 @@ export const DeliveriesQuery = listQuery({
 export const ResendBody = z
   .strictObject({
     delivery_id: Uuid.optional().openapi({ description: "Send this delivery again" }),
-    since: z.iso
-      .datetime({ offset: true })
-      .optional()
-      .openapi({ description: "Send again every delivery of an event at or after this time" }),
+    since: SentTime.optional().openapi({
+      description: "Send again every delivery of an event at or after this time",
+    }),
   })
   .refine((body) => (body.delivery_id === undefined) !== (body.since === undefined), {
     message: "give delivery_id or since, one of them",

@@ -142,6 +142,10 @@ describe("webhooks", { timeout: TIMEOUT }, () => {
       json: { delivery_id: "00000000-0000-4000-8000-000000000000" },
     });
     expect(unknown.status).toBe(404);
+    const yearZero = await t.call("POST", `/webhooks/${hook.id}/resend`, {
+      json: { since: "0000-01-01T00:00:00Z" },
+    });
+    expect(yearZero.status).toBe(400);
 
     // Failing for six days: the service disables the webhook and says why.
     await t.database.db.execute(
