@@ -21,8 +21,9 @@ type Kind = "organization" | "user" | "collectible" | "claim" | "API key" | "web
  */
 export function notFound(kind: Kind, id: string, field?: string, scope?: string): NotFoundError {
   const where = scope ? ` ${scope}` : "";
-  if (!field) return new NotFoundError(`${kind}_not_found`, `No ${kind} ${id}`);
-  return new NotFoundError(`${kind}_not_found`, `${field}: no ${kind} ${id}${where}`, [
+  const code = `${kind.toLowerCase().replaceAll(" ", "_")}_not_found`;
+  if (!field) return new NotFoundError(code, `No ${kind} ${id}`);
+  return new NotFoundError(code, `${field}: no ${kind} ${id}${where}`, [
     { field, code: "not_found", message: `no such ${kind}${where}` },
   ]);
 }
@@ -39,10 +40,11 @@ export const parentNotFound = (id: string) =>
 export const readOnlyKey = () =>
   new ForbiddenError("read_only_key", "This API key is read-only: it may only read (GET)");
 
-export const adminKeyRequired = () =>
+/** `what` needs a key not limited to an organization: "Managing API keys", "Reading metrics". */
+export const adminKeyRequired = (what: string) =>
   new ForbiddenError(
     "admin_key_required",
-    "Managing API keys needs an admin key: one not limited to an organization",
+    `${what} needs an admin key: one not limited to an organization`,
   );
 
 export function imageNotFound(): NotFoundError {

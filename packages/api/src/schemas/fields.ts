@@ -1,4 +1,5 @@
 /** The fields records share: ids, names, times, addresses. */
+import { getAddress } from "viem";
 import { z } from "./zod.ts";
 
 export const Uuid = z
@@ -18,6 +19,11 @@ export const WalletAddress = z
   .string()
   .regex(/^0x[0-9a-fA-F]{40}$/)
   .openapi({ example: "0x5B38Da6a701c568545dCfcB03FcB875f56beddC4", description: "EIP-55" });
+
+/** An address asked for in any letter case, as addresses are stored: checksummed (EIP-55). */
+export const AddressFilter = WalletAddress.transform((address) =>
+  getAddress(address.toLowerCase()),
+);
 
 export const BlockchainId = z
   .string()

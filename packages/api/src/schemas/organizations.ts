@@ -1,6 +1,14 @@
 /** Organizations as answered and as accepted (validation, types and the OpenAPI document). */
 import { listQuery, readOnly } from "./common.ts";
-import { BlockchainId, ExternalId, Name, RecordTimes, Uuid, WalletAddress } from "./fields.ts";
+import {
+  AddressFilter,
+  BlockchainId,
+  ExternalId,
+  Name,
+  RecordTimes,
+  Uuid,
+  WalletAddress,
+} from "./fields.ts";
 import { ImageFile, ImageInput, ImageUrls } from "./images.ts";
 import { z } from "./zod.ts";
 
@@ -83,7 +91,7 @@ export const UpdateOrganizationForm = z
 export const ListOrganizationsQuery = listQuery({
   parent_id: [Uuid, "Only direct children of this organization"],
   external_id: [z.string().min(1), "Exact external_id"],
-  wallet_address: [WalletAddress, "Exact wallet address"],
+  wallet_address: [AddressFilter, "Wallet address, any letter case"],
 });
 
 export const ORGANIZATION_READ_ONLY = readOnly(["blockchain_id"], {

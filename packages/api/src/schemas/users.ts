@@ -2,6 +2,7 @@
 import { getAddress } from "viem";
 import { listQuery, readOnly } from "./common.ts";
 import {
+  AddressFilter,
   BlockchainId,
   ExternalId,
   Name,
@@ -85,7 +86,7 @@ export const ListUsersQuery = listQuery({
   organization_id: [Uuid, "Users of this organization"],
   external_id: [z.string().min(1), "Exact external_id"],
   email: [z.string().min(1), "Email, case-insensitive"],
-  wallet_address: [WalletAddress, "Exact wallet address"],
+  wallet_address: [AddressFilter, "Wallet address, any letter case"],
 });
 
 export const USER_READ_ONLY_ON_CREATE = readOnly(["blockchain_id"], {

@@ -18,9 +18,15 @@ export interface NewKey {
   readOnly: boolean;
 }
 
-/** Refuses a key limited to an organization (403): it may not hand out or revoke keys. */
-export function requireAdmin(auth: Pick<AuthContext, "organizationId">): void {
-  if (auth.organizationId !== null) throw adminKeyRequired();
+/**
+ * Refuses a key limited to an organization (403): it may not hand out or revoke keys, nor read
+ * what spans every organization; `what` names the action in the answer.
+ */
+export function requireAdmin(
+  auth: Pick<AuthContext, "organizationId">,
+  what = "Managing API keys",
+): void {
+  if (auth.organizationId !== null) throw adminKeyRequired(what);
 }
 
 export async function createKey(

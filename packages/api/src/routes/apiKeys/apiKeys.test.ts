@@ -57,7 +57,9 @@ describe("/api-keys", () => {
     expect(revoked.status).toBe(200);
     expect(revoked.body.data.revoked_at).not.toBeNull();
     expect((await t.call("GET", `/organizations/${child}`, { key })).status).toBe(401);
-    expect((await t.call("DELETE", `/api-keys/${issued.body.data.id}`)).status).toBe(404);
+    const again = await t.call("DELETE", `/api-keys/${issued.body.data.id}`);
+    expect(again.status).toBe(404);
+    expect(again.body.error.code).toBe("api_key_not_found");
   });
 
   it("lets only admin keys manage keys, and names an unknown organization", async () => {
@@ -73,6 +75,7 @@ describe("/api-keys", () => {
       });
       expect(res.status, `${method} ${path}`).toBe(403);
       expect(res.body.error.code).toBe("admin_key_required");
+      expect(res.body.error.message).toMatch(/^Managing API keys needs an admin key/);
     }
     const unknown = await t.call("POST", "/api-keys", {
       json: { name: "x", organization_id: "5b0e6a4e-8d5c-4f55-9d7b-7d0d0d3e6a11" },

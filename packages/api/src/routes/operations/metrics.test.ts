@@ -150,5 +150,6 @@ describe("GET /metrics", () => {
     const scoped = await t.call("GET", "/metrics", { key: await t.createKey(org.id) });
     expect(scoped.status).toBe(403);
     expect(scoped.body.error.code).toBe("admin_key_required");
+    expect(scoped.body.error.message).toMatch(/^Reading metrics needs an admin key/);
   });
 });

@@ -96,7 +96,7 @@ export const operationEndpoints: readonly Endpoint[] = [
       errors: [403],
     },
     async ({ auth }, deps) => {
-      requireAdmin(auth);
+      requireAdmin(auth, "Reading metrics");
       const data = Buffer.from(await deps.metrics.scrape());
       const headers = { "Cache-Control": "no-store" };
       return { status: 200, body: { contentType: deps.metrics.contentType, data }, headers };

@@ -114,12 +114,15 @@ describe("GET /organizations", () => {
     );
   });
 
-  it("filters by external_id, parent_id and wallet_address", async () => {
+  it("filters by external_id, parent_id and wallet_address in any letter case", async () => {
     const child = children[3] as Org & { wallet_address: string };
     const byExternal = await t.call("GET", "/organizations?external_id=child-3");
     expect(byExternal.body.data.map((o: Org) => o.id)).toEqual([child.id]);
-    const byWallet = await t.call("GET", `/organizations?wallet_address=${child.wallet_address}`);
-    expect(byWallet.body.data.map((o: Org) => o.id)).toEqual([child.id]);
+    const lower = child.wallet_address.toLowerCase();
+    for (const asked of [child.wallet_address, lower]) {
+      const byWallet = await t.call("GET", `/organizations?wallet_address=${asked}`);
+      expect(byWallet.body.data.map((o: Org) => o.id)).toEqual([child.id]);
+    }
     const byParent = await page("limit=100");
     expect(byParent.body.data.every((o: Org) => o.parent_id === parent.id)).toBe(true);
   });

@@ -37,7 +37,7 @@ describe("GET /users", () => {
     });
   });
 
-  it("filters by email case-insensitively, by external_id and by wallet_address", async () => {
+  it("filters by email case-insensitively, by external_id and by wallet_address in any letter case", async () => {
     const byEmail = await t.call("GET", "/users?email=LIST2@example.com");
     expect(byEmail.body.data.map((u: UserBody) => u.email)).toEqual(["list2@Example.com"]);
     const byExternal = await t.call(
@@ -46,8 +46,10 @@ describe("GET /users", () => {
     );
     expect(byExternal.body.data).toHaveLength(1);
     const wallet = byExternal.body.data[0].wallet_address;
-    const byWallet = await t.call("GET", `/users?wallet_address=${wallet}`);
-    expect(byWallet.body.data.map((u: UserBody) => u.id)).toEqual([byExternal.body.data[0].id]);
+    for (const asked of [wallet, wallet.toLowerCase(), `0x${wallet.slice(2).toUpperCase()}`]) {
+      const byWallet = await t.call("GET", `/users?wallet_address=${asked}`);
+      expect(byWallet.body.data.map((u: UserBody) => u.id)).toEqual([byExternal.body.data[0].id]);
+    }
   });
 
   it("answers 400 for limit above 100 and for a bad organization_id", async () => {
