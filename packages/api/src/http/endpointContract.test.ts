@@ -41,7 +41,9 @@ function probesOf(spec: EndpointSpec): Probe[] {
     { why: "a malformed percent-encoding", path: `${path}%E0%A4%A` },
   ];
   if (spec.params) probes.push({ why: "a bad path parameter", path: pathWith(spec, () => "x") });
-  if (spec.query) probes.push({ why: "an unknown query parameter", path: `${path}?nope=1` });
+  if (spec.query || spec.auth === "apiKey") {
+    probes.push({ why: "an unknown query parameter", path: `${path}?nope=1` });
+  }
   if (spec.auth === "apiKey") {
     probes.push({ why: "no key", options: { key: null } });
     probes.push({ why: "a key over its rate limit", server: limited });

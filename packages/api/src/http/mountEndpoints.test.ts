@@ -82,3 +82,26 @@ describe("a key's reads take turns (READ_CONCURRENCY)", () => {
     }
   });
 });
+
+describe("query parameters an endpoint does not take", () => {
+  it("are refused with 400 unknown_field by a key's endpoints, so a filter they lack never answers everything", async () => {
+    const org = (await t.call("POST", "/organizations", { json: { name: "Asked" } })).body.data;
+    for (const path of [
+      `/webhooks?organization_id=${org.id}`,
+      "/api-keys?limit=1",
+      `/organizations/${org.id}?expand=users`,
+    ]) {
+      const res = await t.call("GET", path);
+      expect(res.status, path).toBe(400);
+      expect(res.body.error.code).toBe("validation_error");
+      const [name] = path.split("?")[1]?.split("=") ?? [];
+      expect(res.body.error.details).toEqual([
+        { field: name, code: "unknown_field", message: "is not a known field" },
+      ]);
+    }
+  });
+
+  it("are let through by public endpoints, which monitors and caches may decorate", async () => {
+    expect((await t.call("GET", "/health?probe=1", { key: null })).status).toBe(200);
+  });
+});

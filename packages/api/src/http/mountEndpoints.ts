@@ -108,7 +108,7 @@ function handlerFor(endpoint: Endpoint, deps: RouteDeps): RequestHandler {
     // Parsed inside the idempotent path too, so a refused request's answer is remembered.
     const parse = (): AnyInput => ({
       params: spec.params ? parseInput(spec.params, req.params, "path") : {},
-      query: spec.query ? parseInput(spec.query, req.query, "query") : {},
+      query: spec.query ? parseInput(spec.query, req.query, "query") : noQuery(spec, req.query),
       body: spec.body ? parseBody(spec.body, bodyOf(req, spec)) : undefined,
       files: filesOf(req),
       auth: res.locals.auth,
@@ -121,6 +121,21 @@ function handlerFor(endpoint: Endpoint, deps: RouteDeps): RequestHandler {
       : await endpoint.handle(parse(), deps);
     send(res, reply);
   };
+}
+
+/**
+ * A key's endpoint that takes no query parameters refuses any, as a list refuses an unknown
+ * filter: `GET /webhooks?organization_id=…` must not quietly answer every webhook. Public ones
+ * (health, images) let a monitor's or a cache's parameters through.
+ */
+function noQuery(spec: EndpointSpec, query: object): Record<string, never> {
+  const names = Object.keys(query);
+  if (spec.auth !== "apiKey" || names.length === 0) return {};
+  const message = "is not a known field";
+  throw new ValidationError(
+    `Invalid query parameters: ${names.map((name) => `${name}: ${message}`).join("; ")}`,
+    names.map((field) => ({ field, code: "unknown_field", message })),
+  );
 }
 
 // Request input, checked against the declaration's schemas.
