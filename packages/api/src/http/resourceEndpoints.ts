@@ -145,7 +145,7 @@ export function listing<View, Item>(
 
 /**
  * A list answer's `pagination`: `page` from 1 (null for a page asked by cursor), `size` is the
- * page size (limit), and `next_cursor` the position after the page's last row when more may follow.
+ * page size (limit), and `next_cursor` the position after the page's last row when a row follows.
  */
 function paginationOf({ page, limit, cursor }: PageRequest, count: number, next: string | null) {
   return {

@@ -47,6 +47,26 @@ describe("cursor pagination", () => {
     expect(byCursor).toEqual(byPage);
   });
 
+  it("gives no next_cursor on a full last page, by page and by cursor, so a walk asks no empty page", async () => {
+    const org = await organizationWithUsers("exact", 20);
+    for (const limit of [2, 20]) {
+      const path = `/users?organization_id=${org}&limit=${limit}`;
+      const last = await t.call("GET", `${path}&page=${20 / limit}`);
+      expect(last.body.data).toHaveLength(limit);
+      expect(last.body.pagination.next_cursor, `limit ${limit}`).toBeNull();
+      let pages = 0;
+      let res = await t.call("GET", path);
+      for (;;) {
+        pages++;
+        expect(res.body.data).toHaveLength(limit);
+        const next = res.body.pagination.next_cursor;
+        if (!next) break;
+        res = await t.call("GET", `${path}&cursor=${next}`);
+      }
+      expect(pages, `limit ${limit}`).toBe(20 / limit);
+    }
+  });
+
   it("skips and repeats nothing while rows are added during the walk, and reaches the new ones", async () => {
     const org = await organizationWithUsers("growing", 4);
     let added = 0;
