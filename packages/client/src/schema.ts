@@ -407,7 +407,7 @@ export interface paths {
         put: operations["putCollectiblesNotAllowed"];
         /**
          * Create a collectible on-chain
-         * @description Stored at once, then created on-chain by the relayer. Answers 201 once mined and indexed, or 202 with the pending object after CONFIRM_TIMEOUT_MS (GET shows it turn final). Send `Idempotency-Key` to make retries safe.
+         * @description Stored at once, then created on-chain by the relayer. Answers 201 once mined and indexed, or 202 with the pending object after CONFIRM_TIMEOUT_MS (GET shows it turn confirmed). Send `Idempotency-Key` to make retries safe.
          */
         post: operations["createCollectible"];
         /**
@@ -694,7 +694,7 @@ export interface paths {
         };
         /**
          * The webhook's deliveries, a page at a time: attempts, status codes, next retry
-         * @description Paged as every list, oldest first: follow pagination.next_cursor with ?cursor=. For the latest, filter with updated_since (and status=failed for what to look at).
+         * @description Paged as the resource lists (organizations, users, collectibles, claims), oldest first: follow pagination.next_cursor with ?cursor=. For the latest, filter with updated_since (and status=failed for what to look at).
          */
         get: operations["listWebhookDeliveries"];
         /**
@@ -1657,7 +1657,7 @@ export interface components {
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "collectible.confirmed" | "collectible.failed";
+            type: "collectible.confirmed" | "collectible.failed" | "collectible.reorged" | "collectible.finalized";
             /**
              * Format: date-time
              * @description When the change happened
@@ -1678,7 +1678,7 @@ export interface components {
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "claim.confirmed" | "claim.failed" | "claim.transferred";
+            type: "claim.confirmed" | "claim.failed" | "claim.transferred" | "claim.reorged" | "claim.finalized";
             /**
              * Format: date-time
              * @description When the change happened
@@ -2382,7 +2382,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A critical dependency (the database) is down; details list every check */
+            /** @description A critical check (database, relayer, sync) is down; details list every check */
             503: {
                 headers: {
                     /** @description How long the answer may be cached */
@@ -2470,7 +2470,7 @@ export interface operations {
                 parent_id?: string;
                 /** @description Exact external_id */
                 external_id?: string;
-                /** @description Exact wallet address */
+                /** @description Wallet address, any letter case */
                 wallet_address?: string;
             };
             header?: never;
@@ -2501,7 +2501,7 @@ export interface operations {
                             size: number;
                             /** @description ceil(count / size) */
                             pages: number;
-                            /** @description All items matching the filters (writes through another API process show within 2 s) */
+                            /** @description All items matching the filters, counted by the statement that reads the page */
                             count: number;
                             /** @description Give as ?cursor= for the next page; null when this page is the last */
                             next_cursor: string | null;
@@ -3487,7 +3487,7 @@ export interface operations {
                 external_id?: string;
                 /** @description Email, case-insensitive */
                 email?: string;
-                /** @description Exact wallet address */
+                /** @description Wallet address, any letter case */
                 wallet_address?: string;
             };
             header?: never;
@@ -3518,7 +3518,7 @@ export interface operations {
                             size: number;
                             /** @description ceil(count / size) */
                             pages: number;
-                            /** @description All items matching the filters (writes through another API process show within 2 s) */
+                            /** @description All items matching the filters, counted by the statement that reads the page */
                             count: number;
                             /** @description Give as ?cursor= for the next page; null when this page is the last */
                             next_cursor: string | null;
@@ -5474,7 +5474,7 @@ export interface operations {
                             size: number;
                             /** @description ceil(count / size) */
                             pages: number;
-                            /** @description All items matching the filters (writes through another API process show within 2 s) */
+                            /** @description All items matching the filters, counted by the statement that reads the page */
                             count: number;
                             /** @description Give as ?cursor= for the next page; null when this page is the last */
                             next_cursor: string | null;
@@ -6148,7 +6148,7 @@ export interface operations {
                             size: number;
                             /** @description ceil(count / size) */
                             pages: number;
-                            /** @description All items matching the filters (writes through another API process show within 2 s) */
+                            /** @description All items matching the filters, counted by the statement that reads the page */
                             count: number;
                             /** @description Give as ?cursor= for the next page; null when this page is the last */
                             next_cursor: string | null;
@@ -8574,7 +8574,7 @@ export interface operations {
                             size: number;
                             /** @description ceil(count / size) */
                             pages: number;
-                            /** @description All items matching the filters (writes through another API process show within 2 s) */
+                            /** @description All items matching the filters, counted by the statement that reads the page */
                             count: number;
                             /** @description Give as ?cursor= for the next page; null when this page is the last */
                             next_cursor: string | null;

@@ -192,7 +192,7 @@ export interface ListedDelivery {
 
 /**
  * A page of a webhook's deliveries (`webhook_id`, the caller has checked that the key sees the
- * webhook), read as every list is: oldest first, by page or by cursor (the index on
+ * webhook), read as the resource lists are: oldest first, by page or by cursor (the index on
  * (webhook_id, created_at, id)).
  */
 export const listDeliveries = listOf<typeof webhookMessages, ListedDelivery>(

@@ -200,8 +200,7 @@ export const listEnvelope = <T extends z.ZodType>(item: T) =>
       size: z.number().int().min(1).openapi({ description: "The page size (limit)" }),
       pages: z.number().int().min(0).openapi({ description: "ceil(count / size)" }),
       count: z.number().int().min(0).openapi({
-        description:
-          "All items matching the filters (writes through another API process show within 2 s)",
+        description: "All items matching the filters, counted by the statement that reads the page",
       }),
       next_cursor: z.string().nullable().openapi({
         description: "Give as ?cursor= for the next page; null when this page is the last",

@@ -9,9 +9,18 @@ import { z } from "./zod.ts";
 
 export const EventType = z.enum(EVENT_TYPES).openapi("EventType");
 
+type EventTypeName = (typeof EVENT_TYPES)[number];
+
+/** Every event type about one kind of object (`claim.confirmed`, `claim.reorged`, …). */
+function typesAbout<Kind extends string>(kind: Kind) {
+  type About = Extract<EventTypeName, `${Kind}.${string}`>;
+  const types = EVENT_TYPES.filter((type): type is About => type.startsWith(`${kind}.`));
+  return types as [About, ...About[]];
+}
+
 /** An event about one kind of object: its types, and that object as `data`. */
 const eventAbout = <T extends z.ZodType>(
-  types: readonly [(typeof EVENT_TYPES)[number], ...(typeof EVENT_TYPES)[number][]],
+  types: readonly [EventTypeName, ...EventTypeName[]],
   object: T,
   name: string,
 ) =>
@@ -27,18 +36,9 @@ const eventAbout = <T extends z.ZodType>(
     })
     .openapi(`${name}Event`);
 
-export const CollectibleEvent = eventAbout(
-  ["collectible.confirmed", "collectible.failed"],
-  Collectible,
-  "Collectible",
-);
-export const ClaimEvent = eventAbout(
-  ["claim.confirmed", "claim.failed", "claim.transferred"],
-  Claim,
-  "Claim",
-);
-
-export const UserEvent = eventAbout(["user.wallet_linked"], User, "User");
+export const CollectibleEvent = eventAbout(typesAbout("collectible"), Collectible, "Collectible");
+export const ClaimEvent = eventAbout(typesAbout("claim"), Claim, "Claim");
+export const UserEvent = eventAbout(typesAbout("user"), User, "User");
 
 /** One union member per kind of object, told apart by `type`: a check of it narrows `data`. */
 export const Event = z

@@ -93,7 +93,7 @@ export const Delivery = z
   })
   .openapi("WebhookDelivery");
 
-/** Paged as every list: page or cursor, limit, updated_since; and the delivery's status. */
+/** Paged as the resource lists are: page or cursor, limit, updated_since; and the status. */
 export const DeliveriesQuery = listQuery({
   status: [z.enum(["pending", "succeeded", "failed"]), "Only deliveries in this state"],
 });

@@ -21,7 +21,7 @@ export const collectibleEndpoints: readonly Endpoint[] = [
       description:
         "Stored at once, then created on-chain by the relayer. Answers 201 once mined and " +
         "indexed, or 202 with the pending object after CONFIRM_TIMEOUT_MS (GET shows it turn " +
-        "final). Send `Idempotency-Key` to make retries safe.",
+        "confirmed). Send `Idempotency-Key` to make retries safe.",
       body: {
         schema: CreateCollectibleBody,
         // The cover as a base64 data: URI in JSON, or as a file part in multipart/form-data.

@@ -133,7 +133,8 @@ export const operationEndpoints: readonly Endpoint[] = [
           headers: ["Cache-Control"],
         },
         503: {
-          description: "A critical dependency (the database) is down; details list every check",
+          description:
+            "A critical check (database, relayer, sync) is down; details list every check",
           schema: NotReady,
           headers: ["Cache-Control"],
         },

@@ -83,7 +83,7 @@ export const webhookEndpoints: readonly Endpoint[] = [
       path: "/webhooks/{id}/deliveries",
       summary: "The webhook's deliveries, a page at a time: attempts, status codes, next retry",
       description:
-        "Paged as every list, oldest first: follow pagination.next_cursor with ?cursor=. For the latest, filter with updated_since (and status=failed for what to look at).",
+        "Paged as the resource lists (organizations, users, collectibles, claims), oldest first: follow pagination.next_cursor with ?cursor=. For the latest, filter with updated_since (and status=failed for what to look at).",
       params: IdParams,
       query: DeliveriesQuery,
       responses: {
