@@ -2,7 +2,7 @@
  * Where `pnpm start` keeps the local stack's data, and what it knows of the last run:
  *
  *   <DATA_DIR>/chain/state.json     the local chain (written whole every second and at exit)
- *   <DATA_DIR>/deployments/          the contract's deployment file
+ *   <DATA_DIR>/deployments/          the contract's deployment file on the local chain
  *   <DATA_DIR>/postgres/             the embedded PostgreSQL (mode 0700): the API's tables, keys
  *                                    and images, and the indexer's schema (rebuilt from the chain)
  *   <DATA_DIR>/api/                  the wallet mnemonic
@@ -41,7 +41,7 @@ export function localData(dir: string): LocalData {
 export function claimData(data: LocalData): { lastRunCrashed: boolean } {
   const earlier = earlierStackOn(data);
   if (earlier) throw new Error(earlier);
-  mkdirSync(path.dirname(data.chainState), { recursive: true });
+  mkdirSync(data.dir, { recursive: true });
   const lastRunCrashed = existsSync(data.marker);
   writeMarker(data);
   return { lastRunCrashed };
@@ -52,11 +52,23 @@ export function releaseData(data: LocalData): void {
   rmSync(data.marker, { force: true });
 }
 
-/** `pnpm start --fresh`: removes the local stack's data and says what it removed. */
-export function wipeData(data: LocalData, log: (line: string) => void): void {
-  const parts = [
+/**
+ * `pnpm start --fresh`: removes the stack's data and says what it removed. With a chain of the
+ * operator's (RPC_URL, `localChain` false) the chain and its deployment file are outside the data
+ * folder and stay; a local chain an earlier start left in the folder stays too, as this start
+ * does not use it (`pnpm start --fresh` without RPC_URL removes it).
+ */
+export function wipeData(
+  data: LocalData,
+  log: (line: string) => void,
+  { localChain }: { localChain: boolean },
+): void {
+  const localChainParts = [
     [path.dirname(data.chainState), "the local chain"],
     [data.deployments, "the contract's deployment file"],
+  ] as const;
+  const parts = [
+    ...(localChain ? localChainParts : []),
     [data.postgres, "the database (the API's records, API keys and images; the indexer's tables)"],
     [data.api, "the wallet mnemonic"],
     // Left by releases that ran the indexer and the API on PGlite.

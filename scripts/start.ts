@@ -12,7 +12,8 @@
  * recorded (CHAIN_AUDIT=1), sending again what the chain lacks.
  *
  * With RPC_URL and CHAIN_ID set it uses that chain and its committed deployment instead of
- * starting one; with DATABASE_URL, that PostgreSQL instead of the embedded one.
+ * starting one; with DATABASE_URL, that PostgreSQL instead of the embedded one. Either way the
+ * data folder is this start's alone while it runs, and `--fresh` starts it over.
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
@@ -217,25 +218,30 @@ function deployNow(rpcUrl: string) {
 }
 
 /**
+ * `--fresh`: the data folder's data removed before anything uses it, whatever the chain (with
+ * RPC_URL the chain and its deployment file are the operator's, and stay: localData.ts).
+ */
+async function startOver(): Promise<void> {
+  if (env.DATABASE_URL) {
+    throw new Error(
+      "--fresh removes local files only, and DATABASE_URL's database still holds rows made " +
+        "with the mnemonic in the data folder: drop that database (and the indexer's schema) " +
+        "yourself, then run --fresh without DATABASE_URL or start again with it",
+    );
+  }
+  // A server a killed stack left on the folder would keep its files open, and its port.
+  await stopEarlierServer(data.postgres, log);
+  wipeData(data, log, { localChain });
+}
+
+/**
  * The local chain from its state file, and the contract on it. Answers whether the API must
  * check its records against the chain (after a crash, or when the contract had to be deployed
  * again), in which case the indexer's data, a projection of the chain, is rebuilt too.
  */
-async function startLocalStack(): Promise<{ rpcUrl: string; auditChain: boolean }> {
-  if (fresh) {
-    if (env.DATABASE_URL) {
-      throw new Error(
-        "--fresh removes local files only, and DATABASE_URL's database still holds rows made " +
-          "with the mnemonic in the data folder: drop that database (and the indexer's schema) " +
-          "yourself, then run --fresh without DATABASE_URL or start again with it",
-      );
-    }
-    // A server a killed stack left on the folder would keep its files open, and its port.
-    await stopEarlierServer(data.postgres, log);
-    wipeData(data, log);
-  }
-  const { lastRunCrashed } = claimData(data);
-  dataClaimed = true;
+async function startLocalStack(
+  lastRunCrashed: boolean,
+): Promise<{ rpcUrl: string; auditChain: boolean }> {
   const resuming = existsSync(data.chainState);
   log(
     resuming
@@ -271,6 +277,7 @@ async function startLocalStack(): Promise<{ rpcUrl: string; auditChain: boolean 
  * started: the contract is deployed again and the API sends it everything it recorded.
  */
 async function startChain(): Promise<LocalChain> {
+  mkdirSync(path.dirname(data.chainState), { recursive: true });
   const options: LocalChainOptions = {
     port: chainPort,
     stateFile: data.chainState,
@@ -446,11 +453,16 @@ async function main() {
         "`pnpm start --fresh` (it names what it removes)",
     );
   }
+  if (fresh) await startOver();
+  // Whatever the chain: the embedded PostgreSQL in the folder is this stack's, and a second start
+  // on the folder would stop it to start its own (embeddedPostgres.ts), so it is refused instead.
+  const { lastRunCrashed } = claimData(data);
+  dataClaimed = true;
   let rpcUrl = env.RPC_URL ?? localRpcUrl;
 
   let auditChain = false;
   if (localChain) {
-    ({ rpcUrl, auditChain } = await startLocalStack());
+    ({ rpcUrl, auditChain } = await startLocalStack(lastRunCrashed));
   }
   const databaseUrl = env.DATABASE_URL ?? (await startDatabase());
   if (auditChain) {
