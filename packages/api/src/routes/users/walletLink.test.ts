@@ -72,6 +72,39 @@ it("links the wallet that signed the message issued for the user: the user shows
   expect(linkedEvents[0].data).toMatchObject({ id: user.id, linked_wallet: own.address });
 });
 
+it("issues nonces no one can foretell: each new, and none the one before shifted by a character", async () => {
+  const users = [
+    await createUser("nonces-a@example.com"),
+    await createUser("nonces-b@example.com"),
+  ];
+  const nonces: string[] = [];
+  for (let i = 0; i < 40; i++) {
+    const user = users[i % 2] as { id: string };
+    const res = await call("POST", `/users/${user.id}/wallet-link-nonces`, {
+      json: { address: newWallet().address },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    nonces.push(res.body.data.nonce);
+  }
+  // EIP-4361: at least 8 alphanumeric characters; these are 96 hex characters (384 bits).
+  for (const nonce of nonces) expect(nonce).toMatch(/^[0-9a-f]{96}$/);
+  expect(new Set(nonces).size).toBe(nonces.length);
+  nonces.slice(1).forEach((nonce, i) => {
+    const before = nonces[i] as string;
+    expect(nonce.slice(0, -1), `nonce ${i + 1} is nonce ${i} shifted`).not.toBe(before.slice(1));
+  });
+  // Nor do any two share a run of 16 characters (a window slid further over one source would).
+  const runs = new Map<string, number>();
+  nonces.forEach((nonce, n) => {
+    for (let at = 0; at + 16 <= nonce.length; at++) {
+      const run = nonce.slice(at, at + 16);
+      const seen = runs.get(run);
+      expect(seen === undefined || seen === n, `nonces ${seen} and ${n} share ${run}`).toBe(true);
+      runs.set(run, n);
+    }
+  });
+});
+
 it("refuses a replayed proof: its nonce is used (nonce_used)", async () => {
   const user = await createUser("replay@example.com");
   const own = newWallet();
