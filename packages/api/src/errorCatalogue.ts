@@ -135,6 +135,18 @@ export function chainNotConfigured(): ServiceUnavailableError {
   );
 }
 
+const ADDRESS_TAKEN =
+  "another active user of the organization has this address, as their wallet_address or their linked wallet";
+
+/**
+ * The 409 for linking an address another active user of the organization has, as their
+ * wallet_address or their linked wallet: the address is the signed message's.
+ */
+export const linkedAddressTaken = () =>
+  new ConflictError("duplicate_wallet_address", `message: ${ADDRESS_TAKEN}`, [
+    { field: "message", code: "duplicate_wallet_address", message: ADDRESS_TAKEN },
+  ]);
+
 /** What each unique index protects, as the 409 a client understands. */
 const UNIQUE_CONFLICTS: Record<
   string,
@@ -158,7 +170,13 @@ const UNIQUE_CONFLICTS: Record<
   users_organization_wallet_unique: {
     code: "duplicate_wallet_address",
     field: "wallet_address",
-    message: "another active user of the organization has this wallet_address",
+    message: ADDRESS_TAKEN,
+  },
+  // Either of a user's addresses, kept by triggers (migration 0020, db/walletSchema.ts).
+  user_addresses_pkey: {
+    code: "duplicate_wallet_address",
+    field: "wallet_address",
+    message: ADDRESS_TAKEN,
   },
   collectibles_organization_external_id_unique: {
     code: "duplicate_external_id",

@@ -6,8 +6,9 @@ import { collectibleClaimCounts } from "./countSchema.ts";
 import type { Queryable } from "./driver/client.ts";
 import { type Presentable, preparedOnce, type Shown } from "./driver/pageStatements.ts";
 import { listOf } from "./driver/recordReads.ts";
-import { claims, collectibles, users } from "./schema.ts";
+import { claims, collectibles } from "./schema.ts";
 import { preparedScope, visibleClaim, visibleCollectible } from "./scope.ts";
+import { userAddresses } from "./walletSchema.ts";
 
 export type ClaimRow = typeof claims.$inferSelect;
 export type NewClaim = typeof claims.$inferInsert;
@@ -213,34 +214,28 @@ export async function supplyCounts(
 }
 
 /**
- * Active users of an organization with these wallet addresses, or these linked wallets (for
- * holders after transfers, a move home included).
+ * The active user each of these addresses is in each of these organizations (for holders after
+ * transfers, a move home included): the user with it as their wallet_address or linked wallet,
+ * at most one per organization (the key of `user_addresses`). Addresses come back lowercase.
  */
 export async function usersByWallet(
   q: Queryable,
   organizationIds: string[],
   addresses: string[],
-): Promise<
-  { id: string; organizationId: string; walletAddress: string; linkedWallet: string | null }[]
-> {
+): Promise<{ id: string; organizationId: string; address: string }[]> {
   if (addresses.length === 0) return [];
-  const lower = addresses.map((a) => a.toLowerCase());
+  const lower = [...new Set(addresses.map((a) => a.toLowerCase()))];
   return q
     .select({
-      id: users.id,
-      organizationId: users.organizationId,
-      walletAddress: users.walletAddress,
-      linkedWallet: users.linkedWallet,
+      id: userAddresses.userId,
+      organizationId: userAddresses.organizationId,
+      address: userAddresses.address,
     })
-    .from(users)
+    .from(userAddresses)
     .where(
       and(
-        eq(users.isActive, true),
-        inArray(users.organizationId, organizationIds),
-        or(
-          inArray(sql`lower(${users.walletAddress})`, lower),
-          inArray(sql`lower(${users.linkedWallet})`, lower),
-        ),
+        inArray(userAddresses.organizationId, organizationIds),
+        inArray(userAddresses.address, lower),
       ),
     );
 }

@@ -211,3 +211,55 @@ describe("upgrading to appended claim counts (0019)", () => {
     expect(await kept()).toEqual({ pending: 1, confirmed: 2 });
   });
 });
+
+describe("upgrading to one user per address (0020)", () => {
+  it("gives an address two users share to the one who had it first, and refuses a second user from then on", async () => {
+    const db = await databaseAt("0019_claim_count_changes");
+    const [org, elsewhere] = ["01", "02"].map((end) => `00000000-0000-4000-8000-0000000000${end}`);
+    const [ada, zoe, bob, gone, eve] = [11, 12, 13, 14, 15].map(
+      (n) => `00000000-0000-4000-8000-0000000000${n}`,
+    );
+    await db.query(`
+      insert into organizations (id, name, wallet_index, wallet_address) values
+        ('${org}', 'Upgrade', 1, '0x01'), ('${elsewhere}', 'Elsewhere', 2, '0x02');
+      insert into users (id, organization_id, email, wallet_address, linked_wallet, linked_at,
+          is_active, created_at) values
+        ('${ada}', '${org}', 'ada@x', '0xA1', '0xAbC', now() - interval '2 days', true, now() - interval '3 days'),
+        ('${zoe}', '${org}', 'zoe@x', '0xABC', null, null, true, now() - interval '1 day'),
+        ('${bob}', '${org}', 'bob@x', '0xB', '0xB', now(), true, now()),
+        ('${gone}', '${org}', 'gone@x', '0xD', null, null, false, now()),
+        ('${eve}', '${elsewhere}', 'eve@x', '0xAbc', null, null, true, now());
+    `);
+    const kept = () =>
+      db.query<{ organization_id: string; address: string; user_id: string }>(
+        "select * from user_addresses order by organization_id, address",
+      );
+
+    await db.migrate(MIGRATIONS_FOLDER);
+
+    // Ada linked 0xabc before Zoe was created with it; another organization's Eve is another's.
+    expect(await kept()).toEqual([
+      { organization_id: org, address: "0xa1", user_id: ada },
+      { organization_id: org, address: "0xabc", user_id: ada },
+      { organization_id: org, address: "0xb", user_id: bob },
+      { organization_id: elsewhere, address: "0xabc", user_id: eve },
+    ]);
+    await expect(
+      db.query(`insert into users (organization_id, email, wallet_address)
+        values ('${org}', 'new@x', '0xaBc')`),
+    ).rejects.toThrow(/user_addresses_pkey/);
+    await expect(
+      db.query(`update users set linked_wallet = '0xA1' where id = '${bob}'`),
+    ).rejects.toThrow(/user_addresses_pkey/);
+    // Changes take away only what the user had: Zoe's link leaves Ada her address.
+    await db.query(`update users set linked_wallet = '0xE', name = 'Zoe' where id = '${zoe}'`);
+    await db.query(`update users set linked_wallet = '0xC' where id = '${bob}'`);
+    await db.query(`update users set is_active = false where id = '${ada}'`);
+    await db.query(`delete from users where id = '${eve}'`);
+    expect(await kept()).toEqual([
+      { organization_id: org, address: "0xb", user_id: bob },
+      { organization_id: org, address: "0xc", user_id: bob },
+      { organization_id: org, address: "0xe", user_id: zoe },
+    ]);
+  });
+});

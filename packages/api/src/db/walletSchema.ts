@@ -1,9 +1,10 @@
 /**
  * Linked wallets and moving tokens home (migration 0014): the nonces issued for a Sign-In with
- * Ethereum proof, and the moves of tokens from a user's service wallet to their linked wallet.
+ * Ethereum proof, and the moves of tokens from a user's service wallet to their linked wallet;
+ * which user each address is (migration 0020).
  */
 import { sql } from "drizzle-orm";
-import { bigint, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, index, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { belongsTo, createdAt, generatedId, moment, updatedAt } from "./columns.ts";
 import { claims, users } from "./schema.ts";
 
@@ -62,4 +63,21 @@ export const transfersHome = pgTable(
       .on(t.claimId)
       .where(sql`${t.status} in ('pending', 'sent')`),
   ],
+);
+
+/**
+ * Which active user of an organization an address is: each user's wallet_address and linked
+ * wallet, lowercase. Triggers on `users` (migration 0020) keep it in the statement that writes the
+ * user, so its key refuses an address to a second active user of the organization, as either of
+ * the two, whichever path writes it and however many write at once (409
+ * `duplicate_wallet_address`). The holder of a token at an address is the user found here.
+ */
+export const userAddresses = pgTable(
+  "user_addresses",
+  {
+    organizationId: uuid("organization_id").notNull(),
+    address: text("address").notNull(),
+    userId: uuid("user_id").notNull(),
+  },
+  (t) => [primaryKey({ name: "user_addresses_pkey", columns: [t.organizationId, t.address] })],
 );

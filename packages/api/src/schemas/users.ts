@@ -69,7 +69,9 @@ export const CreateUserBody = z
       description: "Your identifier; unique among the organization's active users",
     }),
     wallet_address: ChecksummedAddress.nullish().openapi({
-      description: "The user's own address; omitted: the service derives one",
+      description:
+        "The user's own address; omitted: the service derives one. No other active user of " +
+        "the organization may have it, as wallet_address or linked wallet (409)",
     }),
   })
   .openapi("CreateUser");

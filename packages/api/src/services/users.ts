@@ -5,7 +5,9 @@
  * - email is unique per organization among active users, case-insensitively (409); so is
  *   external_id.
  * - wallet_address: a user may bring an EIP-55 address; otherwise the service derives one from a
- *   fresh index. It cannot change afterwards (claims are minted to it).
+ *   fresh index. It cannot change afterwards (claims are minted to it). An address is one active
+ *   user's in an organization, as wallet_address or linked wallet (409, by the key of
+ *   `user_addresses`, which triggers on users keep: db/walletSchema.ts).
  * - claimed_count counts the user's confirmed claims.
  * - DELETE deactivates; the user answers 404 afterwards and its email may be used again.
  */

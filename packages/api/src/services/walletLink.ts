@@ -9,7 +9,9 @@
  *   own code (see `walletRefusal`), verifies the signature (ECDSA; a smart-contract wallet by
  *   ERC-1271/6492 through the chain when it is configured), and in one transaction marks the
  *   nonce used, records the address as the user's linked wallet and a `user.wallet_linked`
- *   event.
+ *   event. An address another active user of the organization has, as their wallet_address or
+ *   linked wallet, is refused (409 `duplicate_wallet_address`, by the key of `user_addresses`,
+ *   so also when both link at once).
  */
 
 import { randomBytes } from "node:crypto";
@@ -25,8 +27,13 @@ import {
 } from "../db/walletLinks.ts";
 import type { RouteDeps } from "../deps.ts";
 import type { Scope } from "../domain/auth.ts";
-import { notFound, siweMessageInvalid, walletRefusal } from "../errorCatalogue.ts";
-import { ServiceUnavailableError } from "../errors.ts";
+import {
+  linkedAddressTaken,
+  notFound,
+  siweMessageInvalid,
+  walletRefusal,
+} from "../errorCatalogue.ts";
+import { ConflictError, ServiceUnavailableError } from "../errors.ts";
 import type { LinkWalletBody, WalletLinkNonce } from "../schemas/walletLink.ts";
 import type { z } from "../schemas/zod.ts";
 import * as users from "./users.ts";
@@ -148,6 +155,10 @@ export async function link(
     }
     await setLinkedWallet(tx, user.id, getAddress(address));
     await recordEvents(tx, "user.wallet_linked", [user]);
+  }).catch((error: unknown) => {
+    // Another active user of the organization has the address (the key of `user_addresses`).
+    const taken = error instanceof ConflictError && error.code === "duplicate_wallet_address";
+    throw taken ? linkedAddressTaken() : error;
   });
   return users.get(deps, scope, user.id);
 }

@@ -83,10 +83,12 @@ export const walletLinkEndpoints: readonly Endpoint[] = [
         "nonce_unknown, nonce_used, nonce_expired), this API's domain (wrong_domain) and chain " +
         "(wrong_chain), the address the nonce was issued for (wrong_address), and the signature " +
         "(wrong_signer; a smart-contract wallet is asked through the chain, ERC-1271/6492). Then " +
-        "marks the nonce used and answers the user with `linked_wallet`.",
+        "marks the nonce used and answers the user with `linked_wallet`. An address another " +
+        "active user of the organization has, as wallet_address or linked wallet, is refused " +
+        "(409 duplicate_wallet_address).",
       body: { ...JSON_BODY, schema: LinkWalletBody },
       responses: { 200: { description: "Linked", schema: dataEnvelope(User) } },
-      errors: [404, 422],
+      errors: [404, 409, 422],
     },
     async ({ params, body, auth, baseUrl }, deps) => {
       const view = await link(deps, auth, params.id, body);

@@ -170,14 +170,9 @@ export async function withChainFacts(
       [...new Set(moved.map((row) => row.organizationId))],
       moved.map((row) => holderOf(row) ?? ""),
     );
-    // A linked wallet counts for its user unless another user holds that address as their own.
+    // One active user per address in an organization, as wallet_address or linked wallet.
     for (const user of holders) {
-      const linked =
-        user.linkedWallet && `${user.organizationId}:${user.linkedWallet.toLowerCase()}`;
-      if (linked && !usersByAddress.has(linked)) usersByAddress.set(linked, user.id);
-    }
-    for (const user of holders) {
-      usersByAddress.set(`${user.organizationId}:${user.walletAddress.toLowerCase()}`, user.id);
+      usersByAddress.set(`${user.organizationId}:${user.address}`, user.id);
     }
   }
   return rows.map((row) => {
