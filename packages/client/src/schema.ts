@@ -338,7 +338,7 @@ export interface paths {
         put: operations["putUsersIdWalletLinkNoncesNotAllowed"];
         /**
          * Issue a nonce and the Sign-In with Ethereum message that proves an address
-         * @description The user signs `message` (EIP-4361: this API's domain and URI, the chain id, the nonce, valid 10 minutes) with the wallet at `address`, then POST /users/{id}/wallet-link. The nonce can be used once.
+         * @description The user signs `message` (EIP-4361: this API's domain and URI, the chain id, the nonce, valid WALLET_LINK_NONCE_TTL_SECONDS, 10 minutes by default) with the wallet at `address`, then POST /users/{id}/wallet-link. The nonce can be used once.
          */
         post: operations["createWalletLinkNonce"];
         /**
@@ -374,7 +374,7 @@ export interface paths {
         put: operations["putUsersIdWalletLinkNotAllowed"];
         /**
          * Link the wallet that signed the message as the user's own
-         * @description Checks the message against the nonce issued for the user (unknown, used, expired: nonce_unknown, nonce_used, nonce_expired), this API's domain (wrong_domain) and chain (wrong_chain), the address the nonce was issued for (wrong_address), and the signature (wrong_signer; a smart-contract wallet is asked through the chain, ERC-1271/6492). Then marks the nonce used and answers the user with `linked_wallet`.
+         * @description Checks the message against the nonce issued for the user (unknown, used, expired: nonce_unknown, nonce_used, nonce_expired), this API's domain (wrong_domain) and chain (wrong_chain), the address the nonce was issued for (wrong_address), and the signature (wrong_signer; a smart-contract wallet is asked through the chain, ERC-1271/6492). Then marks the nonce used and answers the user with `linked_wallet`. An address another active user of the organization has, as wallet_address or linked wallet, is refused (409 duplicate_wallet_address).
          */
         post: operations["linkWallet"];
         /**
@@ -1094,7 +1094,7 @@ export interface components {
             /** @description Your identifier; unique among the organization's active users */
             external_id?: string | null;
             /**
-             * @description The user's own address; omitted: the service derives one
+             * @description The user's own address; omitted: the service derives one. No other active user of the organization may have it, as wallet_address or linked wallet (409)
              * @example 0x5B38Da6a701c568545dCfcB03FcB875f56beddC4
              */
             wallet_address?: string | null;
@@ -5273,6 +5273,23 @@ export interface operations {
             };
             /** @description No such object (or outside the key's organization) */
             404: {
+                headers: {
+                    /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
+                    "X-Request-Id"?: string;
+                    /** @description Always nosniff */
+                    "X-Content-Type-Options"?: "nosniff";
+                    /** @description Requests left in the current window and seconds until it resets (IETF draft 8 RateLimit) */
+                    RateLimit?: string;
+                    /** @description The limit that applies: requests per window (IETF draft 8 RateLimit-Policy) */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with existing data */
+            409: {
                 headers: {
                     /** @description The request's id: the client's well-formed X-Request-Id, or a generated UUID */
                     "X-Request-Id"?: string;

@@ -59,7 +59,8 @@ export const walletLinkEndpoints: readonly Endpoint[] = [
       summary: "Issue a nonce and the Sign-In with Ethereum message that proves an address",
       description:
         "The user signs `message` (EIP-4361: this API's domain and URI, the chain id, the nonce, " +
-        "valid 10 minutes) with the wallet at `address`, then POST /users/{id}/wallet-link. The " +
+        "valid WALLET_LINK_NONCE_TTL_SECONDS, 10 minutes by default) with the wallet at `address`, " +
+        "then POST /users/{id}/wallet-link. The " +
         "nonce can be used once.",
       body: { ...JSON_BODY, schema: CreateWalletLinkNonceBody },
       responses: { 201: { description: "Issued", schema: dataEnvelope(WalletLinkNonce) } },
