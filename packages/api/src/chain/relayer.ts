@@ -8,67 +8,28 @@
  *   chain before sending (`reconcile.ts`).
  * - Each round it confirms what the indexer has (mined rows stay `pending` until the indexer has
  *   their block), creates collectibles (`collectibleSender.ts`), sends claims in batches
- *   (`claimSender.ts`) and moves tokens home to linked wallets (`homeSender.ts`).
+ *   (`claimSender.ts`) and moves tokens home to linked wallets (`homeSender.ts`).  While a send
+ *   round waits for its transactions to be mined, rounds go on confirming what is indexed.
  * - Once a second it follows finality (`finality.ts`): a row whose block a reorg replaced goes
  *   back to pending, and rows below the chain's finalized block become final.
  * - Fees stop at the configured cap, and `status()` names a transaction stuck there.
  */
 
-import { type IndexerReader, IndexerUnavailableError } from "@collectibles/indexer/reader";
+import { IndexerUnavailableError } from "@collectibles/indexer/reader";
 import { BaseError } from "viem";
 import { minedPendingBlock } from "../db/chainIntents.ts";
-import type { DatabaseHandle, SessionLock } from "../db/driver/client.ts";
+import type { SessionLock } from "../db/driver/client.ts";
 import { errorLine } from "../db/driver/pgError.ts";
 import type { ReorgSeen } from "../deps.ts";
-import type { Logger } from "../logger.ts";
 import { confirmMinedUpTo } from "../services/chainOutcomes.ts";
-import { type AuditOptions, auditChain, ChainMismatchError } from "./chainAudit.ts";
-import type { ChainClient } from "./chainClient.ts";
+import { auditChain, ChainMismatchError } from "./chainAudit.ts";
 import { sendClaims } from "./claimSender.ts";
 import { sendCollectibles } from "./collectibleSender.ts";
-import type { StuckTransaction } from "./contractCalls.ts";
 import { followFinality } from "./finality.ts";
-import { type ServiceWallets, sendHome } from "./homeSender.ts";
+import { sendHome } from "./homeSender.ts";
 import { reconcile } from "./reconcile.ts";
 import type { RelayerContext } from "./relayerContext.ts";
-
-export interface RelayerOptions {
-  database: Pick<DatabaseHandle, "db" | "tryLock">;
-  chain: ChainClient;
-  /** When absent, a mined row is confirmed at once. */
-  indexer?: IndexerReader;
-  logger: Logger;
-  batchSize: number;
-  maxInFlight: number;
-  /** Told whenever rows change state, so that waiting requests look at once. */
-  statusWaiter: RelayerContext["statusWaiter"];
-  /** Checked before the first send; without it the relayer trusts the chain. */
-  audit?: AuditOptions;
-  /** Blocks below the head that are final on a chain without a `finalized` tag. */
-  finalityDepth: number;
-  /** Blocks on top of a mined row's block before it is confirmed (0: confirmed once indexed). */
-  confirmationDepth: number;
-  /** Signs for users' service wallets: moves tokens home (homeSender.ts); absent: none. */
-  home?: ServiceWallets;
-}
-
-export interface RelayerStatus {
-  lockHeld: boolean;
-  lastError: string | null;
-  /** Since when every round has failed (ms since the epoch); null while rounds succeed. */
-  failingSince: number | null;
-  /** Transactions unmined past the replacement delay although they offer the fee cap. */
-  stuckAtFeeCap: StuckTransaction[];
-  /** Why the relayer refuses to send on this chain (see chainAudit.ts), until a restart. */
-  chainProblem: string | null;
-  /**
-   * Objects recorded as mined are still to be checked against the chain (after an unclean
-   * stop): until then a `confirmed` this process serves may be one the chain lost.
-   */
-  auditPending: boolean;
-  /** The last reorg that took back mined objects, since this process started. */
-  lastReorg: ReorgSeen | null;
-}
+import type { RelayerOptions, RelayerStatus } from "./relayerOptions.ts";
 
 const IDLE_MS = 200;
 const INDEXER_POLL_MS = 40;
@@ -92,6 +53,12 @@ export class Relayer {
   private lock: SessionLock | null = null;
   private awaitingIndexer = false;
   private wake: (() => void) | undefined;
+  /** A poke came while the loop was not sleeping: its next sleep returns at once. */
+  private poked = false;
+  /** The send round in flight (never rejects), and why the last one failed, for the loop. */
+  private sending: Promise<void> | undefined;
+  private sendFailure: { error: unknown } | undefined;
+  private backoff = 0;
   private lastError: string | null = null;
   private failingSince: number | null = null;
   private audited = false;
@@ -133,12 +100,14 @@ export class Relayer {
     this.abort.abort();
     this.poke();
     await this.loop;
+    await this.sending;
     await this.lock?.release().catch(() => {});
     this.lock = null;
   }
 
   /** Something new was stored: look now instead of at the next idle tick. */
   poke(): void {
+    this.poked = true;
     this.wake?.();
   }
 
@@ -155,22 +124,24 @@ export class Relayer {
     };
   }
 
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wake = done;
-    });
+  private async sleep(ms: number): Promise<void> {
+    if (!this.poked) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, ms);
+        function done() {
+          clearTimeout(timer);
+          resolve();
+        }
+        this.wake = done;
+      });
+    }
+    this.poked = false;
   }
 
   private async run(): Promise<void> {
     const { logger, chain } = this.options;
     const ctx = this.ctx;
     const lockName = `relayer:${chain.chainId}:${chain.address.toLowerCase()}`;
-    let backoff = 0;
     let lastLockCheck = Date.now();
     while (this.running) {
       try {
@@ -195,7 +166,9 @@ export class Relayer {
           await this.sleep(LOCK_RETRY_MS);
           continue;
         }
-        if ((!this.audited || ctx.needsAudit) && this.options.audit) {
+        const mustAudit = (!this.audited || ctx.needsAudit) && this.options.audit;
+        if (this.sendFailure || mustAudit || ctx.needsReconcile) await this.settleSending();
+        if (mustAudit && this.options.audit) {
           const objects = this.options.audit.objects || ctx.needsAudit;
           await auditChain(ctx, { ...this.options.audit, objects });
           this.audited = true;
@@ -207,9 +180,6 @@ export class Relayer {
         }
         ctx.nonce ??= await chain.pendingNonce();
         const worked = await this.tick();
-        backoff = 0;
-        this.lastError = null;
-        this.failingSince = null;
         // Mined rows waiting for the indexer: look again soon rather than at the idle pace.
         if (!worked) await this.sleep(this.awaitingIndexer ? INDEXER_POLL_MS : IDLE_MS);
       } catch (error) {
@@ -220,21 +190,32 @@ export class Relayer {
           logger.error({ err: error.message }, "relayer stopped: the chain does not match");
           continue;
         }
-        ctx.nonce = undefined;
-        backoff = Math.min(MAX_BACKOFF_MS, backoff ? backoff * 2 : 250);
+        // A round in flight holds the nonce: it resets it itself if it fails.
+        if (!this.sending) ctx.nonce = undefined;
+        this.backoff = Math.min(MAX_BACKOFF_MS, this.backoff ? this.backoff * 2 : 250);
         this.lastError = oneLine(error);
         this.failingSince ??= Date.now();
-        logger.warn({ err: this.lastError, retryInMs: backoff }, "relayer: will retry");
-        await this.sleep(backoff);
+        logger.warn({ err: this.lastError, retryInMs: this.backoff }, "relayer: will retry");
+        await this.sleep(this.backoff);
       }
     }
   }
 
+  /** Waits for the send round in flight, raising why it failed. */
+  private async settleSending(): Promise<void> {
+    await this.sending;
+    const failure = this.sendFailure;
+    this.sendFailure = undefined;
+    if (failure) throw failure.error;
+  }
+
   /**
    * One round: take back what a reorg replaced and make final what is (once a second), confirm
-   * what the indexer has, create collectibles, send claims.
+   * what the indexer has, and start sending: create collectibles, send claims, move tokens home.
+   * While a send round waits for its transactions, a round only confirms.
    */
   private async tick(): Promise<boolean> {
+    if (this.sending) return this.confirmIndexed();
     if (Date.now() - this.finalityCheckedAt >= FINALITY_POLL_MS) {
       this.finalityCheckedAt = Date.now();
       const reorg = await followFinality(this.ctx, this.options.finalityDepth);
@@ -244,10 +225,28 @@ export class Relayer {
       }
     }
     const confirmed = await this.confirmIndexed();
+    this.sending = this.sendRound().then(
+      (sent) => {
+        this.sending = undefined;
+        this.backoff = 0;
+        this.lastError = null;
+        this.failingSince = null;
+        if (sent) this.poke(); // Look again at once, as after any round that sent.
+      },
+      (error: unknown) => {
+        this.sending = undefined;
+        this.sendFailure = { error };
+        this.poke();
+      },
+    );
+    return confirmed;
+  }
+
+  private async sendRound(): Promise<boolean> {
     const created = await sendCollectibles(this.ctx);
     const sent = await sendClaims(this.ctx);
     const home = this.options.home ? await sendHome(this.ctx, this.options.home) : false;
-    return confirmed || created || sent || home;
+    return created || sent || home;
   }
 
   private async confirmIndexed(): Promise<boolean> {
