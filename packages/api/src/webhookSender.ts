@@ -28,11 +28,15 @@ const LONGEST_DELAY_MS = 3_600_000;
 const DISABLE_CHECK_EVERY_MS = 60_000;
 
 /**
- * The delay before attempt `n + 1` after `n` failed: base·2^(n-1), at most an hour, ±20% so that
- * receivers coming back from an outage are not hit by every sender at once.
+ * The delay before attempt `n + 1` after `n` failed: base·2^(n-1) ±20%, so that receivers coming
+ * back from an outage are not hit by every sender at once, and at most an hour.
  */
 export function retryDelayMs(baseMs: number, failedAttempts: number): number {
-  const exponential = Math.min(baseMs * 2 ** Math.min(failedAttempts - 1, 30), LONGEST_DELAY_MS);
+  // Capped below the hour by the jitter's top, so that the longest delays are spread too.
+  const exponential = Math.min(
+    baseMs * 2 ** Math.min(failedAttempts - 1, 30),
+    LONGEST_DELAY_MS / 1.2,
+  );
   return Math.round(exponential * (0.8 + Math.random() * 0.4));
 }
 
