@@ -15,6 +15,7 @@ const TABLES = [
   "organizations",
   "settings",
   "transfers_home",
+  "user_addresses",
   "user_count_changes",
   "user_counts",
   "users",
