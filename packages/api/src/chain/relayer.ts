@@ -8,7 +8,7 @@
  *   chain before sending (`reconcile.ts`).
  * - Each round it confirms what the indexer has (mined rows stay `pending` until the indexer has
  *   their block), creates collectibles (`collectibleSender.ts`), sends claims in batches
- *   (`claimSender.ts`) and moves tokens home to linked wallets (`homeSender.ts`).  While a send
+ *   (`claimSender.ts`) and moves tokens home to linked wallets (`homeSender.ts`). While a send
  *   round waits for its transactions to be mined, rounds go on confirming what is indexed.
  * - Once a second it follows finality (`finality.ts`): a row whose block a reorg replaced goes
  *   back to pending, and rows below the chain's finalized block become final.
